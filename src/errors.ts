@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   'IO_ERROR',
   /** An unexpected internal failure: a bug in toolwarden. */
   'INTERNAL',
+  /** The background process has already ended (or closed its stdin), so it cannot take input. */
+  'PROCESS_EXITED',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */
