@@ -1,0 +1,12 @@
+export { ApprovalMemory, subjectKey } from './approval-memory.js';
+export { decide, narrowPermissions } from './decide.js';
+export type { Decided, PermissionLayers } from './decide.js';
+export { describeSubject } from './describe-subject.js';
+export { evaluateItems, evaluateRules } from './evaluate-rules.js';
+export type { RuleGate } from './evaluate-rules.js';
+export { explain } from './explain.js';
+export type { ExplainFacts, ExplainSpec, Explanation, LayerExplanation } from './explain.js';
+export { readOnlyTools } from './read-only-tools.js';
+export { DECISIONS, isDecision, isStricter } from './types.js';
+export type { ApprovalOption, Decision, PermissionSpec, PolicySubject, RuleVerdict, SubjectKind, ToolRule, VerdictGate } from './types.js';
+export { validatePermissionSpec } from './validate-spec.js';
