@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { PlatformPath } from 'node:path';
+import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import { createNodeGuardFs } from '../fs/index.js';
+import type { Capability } from '../../src/capability/capability.js';
+
+const guardFs = createNodeGuardFs();
+
+/** The path guard bound to one session's capability and the host's path flavour. */
+export class SessionPaths {
+  readonly scope: PathScope;
+  readonly flavour: PlatformPath;
+
+  constructor(capability: Capability, flavour: PlatformPath = path) {
+    this.flavour = flavour;
+    this.scope = {
+      workspaceRoot: capability.workspaceRoot,
+      readRoots: capability.readRoots,
+      allowOutsideWorkspace: capability.allowOutsideWorkspace,
+      excludedPaths: capability.excludedPaths,
+    };
+  }
+
+  /** A path the session may read (workspace or read roots), canonical. */
+  readable(input: unknown): CheckedPath {
+    return resolveReadablePath(input, this.scope, this.flavour, guardFs);
+  }
+
+  /** A path the session may write: boundary, symlinks, blocklist and excluded paths checked. */
+  writable(input: unknown): CheckedPath {
+    return resolveForWrite(input, this.scope, this.flavour, guardFs);
+  }
+
+  /** A working directory for a command: inside the workspace unless outside access is allowed. */
+  workingDirectory(input: unknown): string {
+    return resolveWorkspacePath(input ?? '.', this.scope, this.flavour);
+  }
+
+  /** Whether an opened descriptor's real path may be read (the re-check after open). */
+  readonly isReadableReal = (realPath: string): boolean => this.#passes(() => this.readable(realPath), realPath);
+
+  /** Whether an opened descriptor's real path may be written (the re-check after open). */
+  readonly isWritableReal = (realPath: string): boolean => this.#passes(() => this.writable(realPath), realPath);
+
+  /** A path relative to the workspace root for display, or the absolute path when outside. */
+  display(absolute: string): string {
+    const relative = this.flavour.relative(this.scope.workspaceRoot, absolute);
+    if (relative === '') return '.';
+    return relative.startsWith('..') || this.flavour.isAbsolute(relative) ? absolute : relative.split(this.flavour.sep).join('/');
+  }
+
+  #passes(check: () => CheckedPath, realPath: string): boolean {
+    try {
+      return check() === realPath;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import { ToolwardenError, toPlainError } from '../src/errors.js';
+import type { Capability } from '../src/capability/capability.js';
+import { errorResult, type ToolResult } from '../src/tool-result.js';
+import type { ToolInfo } from '../src/tools/tool-info.js';
+import type { BrokerApi } from '../src/protocol.js';
+import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
+import type { IdleWorker } from './workers/worker-pool.js';
+import type { NarrowRequest } from '../src/capability/narrow.js';
+
+/** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
+export interface SessionHost {
+  takeWorker(heapMb: number): Promise<IdleWorker>;
+  /** Tools visible to this capability, in listing form. */
+  listTools(capability: Capability): Promise<ToolInfo[]>;
+  /** Decides a call before it reaches the worker: visibility, rules, approvals. Returns a refusal or undefined. */
+  admit(session: Session, name: string, args: Record<string, unknown>): Promise<ToolResult | undefined>;
+  /** Records a finished call. */
+  record(session: Session, name: string, args: Record<string, unknown>, result: ToolResult, durationMs: number): void;
+  attenuate(parent: Session, request: NarrowRequest): Promise<Session>;
+  /** Called when the worker dies: the session's processes must die with it. */
+  workerEnded(session: Session, end: WorkerEnd): Promise<void>;
+  closed(session: Session): Promise<void>;
+}
+
+/**
+ * One agent session: a capability, a worker that runs its tools, and the broker that does its I/O.
+ * Tool failures resolve as results with a code; only misuse of the API throws.
+ */
+export class Session {
+  /** Session id (also the token's id). */
+  readonly id: string;
+  /** The verified capability this session runs under. */
+  readonly capability: Capability;
+  /** The signed token carrying {@link capability}; can open an equal session in this runtime. */
+  readonly token: string;
+  readonly #host: SessionHost;
+  readonly #broker: BrokerApi;
+  #worker: Promise<BoundWorker> | undefined;
+  #closed = false;
+  #inFlight = 0;
+
+  /** @internal created by the runtime */
+  constructor(capability: Capability, token: string, host: SessionHost, broker: BrokerApi) {
+    this.id = capability.sid;
+    this.capability = capability;
+    this.token = token;
+    this.#host = host;
+    this.#broker = broker;
+  }
+
+  /** The user this session acts for, if any. */
+  get user(): string | undefined {
+    return this.capability.user;
+  }
+
+  /** Whether {@link close} has been called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** @internal binds the first worker; the runtime awaits this in openSession. */
+  async start(): Promise<void> {
+    await this.#currentWorker();
+  }
+
+  /** Tools this session may call, as `{ name, description, inputSchema }`; nothing else is visible. */
+  async listTools(): Promise<ToolInfo[]> {
+    if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', `session ${this.id} is closed`);
+    return this.#host.listTools(this.capability);
+  }
+
+  /**
+   * Calls a tool. Never throws for a tool failure: it resolves with `isError: true` and a stable `code`.
+   * @example await session.call('read_file', { path: 'src/a.ts' })
+   */
+  async call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+    const started = performance.now();
+    const result = await this.#call(name, args);
+    this.#host.record(this, name, args, result, performance.now() - started);
+    return result;
+  }
+
+  /** Opens a child session that may only narrow this one's capability; asking for more throws ESCALATION. */
+  async attenuate(request: NarrowRequest): Promise<Session> {
+    if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', `session ${this.id} is closed`);
+    return this.#host.attenuate(this, request);
+  }
+
+  /** Closes the session: its worker stops and every process it started is killed. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const worker = await this.#worker?.catch(() => undefined);
+    await worker?.terminate();
+    await this.#host.closed(this);
+  }
+
+  async #call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} is closed; open a new one`);
+    if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return errorResult('INVALID_ARGS', 'call(name, args) takes a tool name and an arguments object');
+    }
+    const limit = this.capability.limits.maxConcurrentCalls;
+    if (this.#inFlight >= limit) {
+      return errorResult('LIMIT_EXCEEDED', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
+    }
+    this.#inFlight += 1;
+    try {
+      const refusal = await this.#host.admit(this, name, args);
+      if (refusal) return refusal;
+      if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
+      const worker = await this.#currentWorker();
+      return await worker.call(name, args, this.capability.limits.toolTimeoutMs);
+    } catch (error) {
+      const plain = toPlainError(error);
+      return errorResult(plain.code, plain.message);
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** The live worker, replacing one that died or timed out. */
+  async #currentWorker(): Promise<BoundWorker> {
+    const existing = await this.#worker?.catch(() => undefined);
+    if (existing?.alive) return existing;
+    const next = this.#bindWorker();
+    this.#worker = next;
+    return next;
+  }
+
+  async #bindWorker(): Promise<BoundWorker> {
+    const idle = await this.#host.takeWorker(this.capability.limits.workerHeapMb);
+    const session = {
+      id: this.id,
+      workspaceRoot: this.capability.workspaceRoot,
+      readMaxChars: this.capability.limits.readMaxChars,
+      ...(this.capability.user === undefined ? {} : { user: this.capability.user }),
+    };
+    return new BoundWorker(idle, this.#broker, session, (end) => {
+      if (end.reason !== 'closed') void this.#host.workerEnded(this, end);
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import { MessageChannel } from 'node:worker_threads';
+import * as Comlink from 'comlink/dist/esm/comlink.mjs';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../../src/protocol.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import type { IdleWorker } from './worker-pool.js';
+
+/** Why a bound worker stopped. */
+export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
+
+/**
+ * A worker bound to one session: the broker is exposed on a port of its own and the worker's tool host is wrapped on
+ * another (one channel per direction, so a release message can never close the other side). The broker object is
+ * created by the main thread with the session's verified capability, so nothing the worker sends can change it.
+ */
+export class BoundWorker {
+  readonly #idle: IdleWorker;
+  readonly #host: Comlink.Remote<ToolHostApi>;
+  readonly #pending = new Set<(end: WorkerEnd) => void>();
+  readonly #brokerPort: MessageChannel['port1'];
+  readonly #hostPort: MessageChannel['port1'];
+  #ended: WorkerEnd | undefined;
+  readonly #onEnd: (end: WorkerEnd) => void;
+
+  constructor(idle: IdleWorker, broker: BrokerApi, session: BindMessage['session'], onEnd: (end: WorkerEnd) => void) {
+    this.#idle = idle;
+    this.#onEnd = onEnd;
+    const brokerChannel = new MessageChannel();
+    const hostChannel = new MessageChannel();
+    this.#brokerPort = brokerChannel.port1;
+    this.#hostPort = hostChannel.port1;
+    Comlink.expose(broker, nodeEndpoint(brokerChannel.port1));
+    this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(hostChannel.port1));
+    const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, hostPort: hostChannel.port2, brokerPort: brokerChannel.port2, session };
+    idle.worker.postMessage(bind, [hostChannel.port2, brokerChannel.port2]);
+    let lastError = '';
+    idle.worker.on('error', (error: Error & { code?: string }) => {
+      lastError = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the worker ran out of memory' : `the worker crashed: ${error.message}`;
+    });
+    idle.worker.once('exit', (exitCode) => {
+      this.#end({ reason: 'crashed', detail: lastError || `the worker exited with code ${exitCode}` });
+    });
+  }
+
+  /** Whether the worker is still usable. */
+  get alive(): boolean {
+    return this.#ended === undefined;
+  }
+
+  /** Runs a tool call; a timeout terminates the worker, a crash ends every pending call with WORKER_CRASHED. */
+  async call(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<ToolResult> {
+    if (this.#ended) return endedResult(this.#ended, name, timeoutMs);
+    let settleEnd!: (end: WorkerEnd) => void;
+    const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
+    this.#pending.add(settleEnd);
+    const timer = setTimeout(() => {
+      void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
+    }, timeoutMs);
+    try {
+      const outcome = await Promise.race([this.#host.callTool(name, args), ended]);
+      if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs);
+      return outcome;
+    } catch (error) {
+      // The port closed under the call: the worker is gone.
+      const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
+      return endedResult(end, name, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      this.#pending.delete(settleEnd);
+    }
+  }
+
+  /** Stops the worker; pending calls end with the given reason. */
+  async terminate(end: WorkerEnd = { reason: 'closed', detail: 'the session closed' }): Promise<void> {
+    this.#end(end);
+    await this.#idle.worker.terminate();
+  }
+
+  /** The worker's captured stdout and stderr, last lines first-in. */
+  get output(): readonly string[] {
+    return this.#idle.output;
+  }
+
+  #end(end: WorkerEnd): void {
+    if (this.#ended) return;
+    this.#ended = end;
+    for (const settle of this.#pending) settle(end);
+    this.#pending.clear();
+    this.#host[Comlink.releaseProxy]();
+    this.#brokerPort.close();
+    this.#hostPort.close();
+    this.#onEnd(end);
+  }
+}
+
+function isWorkerEnd(value: unknown): value is WorkerEnd {
+  return typeof value === 'object' && value !== null && 'reason' in value && 'detail' in value && !('content' in value);
+}
+
+function endedResult(end: WorkerEnd, name: string, timeoutMs: number): ToolResult {
+  switch (end.reason) {
+    case 'timeout':
+      return errorResult('TIMEOUT', `${name} did not finish within toolTimeoutMs=${timeoutMs}; its worker was replaced and the session stays usable`);
+    case 'closed':
+      return errorResult('SESSION_CLOSED', `${name} was cut short: ${end.detail}`);
+    case 'crashed':
+      return errorResult('WORKER_CRASHED', `${name} failed because ${end.detail}; the worker was replaced and the session stays usable`);
+  }
+}

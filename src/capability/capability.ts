@@ -1,0 +1,42 @@
+import type { Limits } from '../limits.js';
+
+/** How shell commands are confined by the OS: see the README's sandbox section. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** A permission spec: per tool name (or `'*'`) a shorthand decision or a set of pattern rules. */
+export type PermissionSpec = Record<string, unknown>;
+
+/**
+ * The verified, canonical capability a session runs under. It travels inside a signed token; the broker checks every
+ * request against it. Children may only narrow it.
+ */
+export interface Capability {
+  /** Session id this capability was minted for. */
+  readonly sid: string;
+  /** Tool names the session may see and call (closed by default). */
+  readonly tools: readonly string[];
+  /** Canonical absolute workspace root. */
+  readonly workspaceRoot: string;
+  /** Canonical absolute read-only roots. */
+  readonly readRoots: readonly string[];
+  readonly allowOutsideWorkspace: boolean;
+  /** Workspace-relative paths refused for writing. */
+  readonly excludedPaths: readonly string[];
+  /** MCP entries: `'id'`, `'id:tool'`, `'id:pattern*'`. */
+  readonly mcpServers: readonly string[];
+  readonly limits: Readonly<Limits>;
+  readonly user?: string;
+  /** Permission layers, outermost (parent) first; every layer must allow a call. */
+  readonly permissions: readonly PermissionSpec[];
+  readonly sandbox: SandboxMode;
+  /** Network permission: false, or allowed hosts (`host`, `host:port`, `*.domain`). */
+  readonly net: false | readonly string[];
+  /** Host environment variables commands may see: names or `PREFIX_*` patterns, or an explicit map. */
+  readonly env: readonly string[] | Readonly<Record<string, string>>;
+  /** Explicit charset for shell output, if any. */
+  readonly shellEncoding?: string;
+  /** Host tool modules loaded in the worker (absolute file URLs). */
+  readonly toolModules: readonly string[];
+  /** Where the tool host runs. */
+  readonly isolation: 'worker' | 'process';
+}

@@ -1,0 +1,14 @@
+/**
+ * toolwarden: a permission-scoped worker runtime for AI-agent tools.
+ * @packageDocumentation
+ */
+export { createRuntime, Runtime, type RuntimeOptions } from '../runtime/runtime.js';
+export { Session } from '../runtime/session.js';
+export type { SessionOptions } from '../runtime/session-options.js';
+export { ToolwardenError, ERROR_CODES, type ErrorCode } from './errors.js';
+export type { ToolResult, TextContent } from './tool-result.js';
+export type { ToolInfo } from './tools/tool-info.js';
+export type { Limits } from './limits.js';
+export { DEFAULT_LIMITS } from './limits.js';
+export type { Capability, SandboxMode, PermissionSpec } from './capability/capability.js';
+export type { NarrowRequest } from './capability/narrow.js';

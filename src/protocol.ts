@@ -1,0 +1,72 @@
+import type { PlainError } from './errors.js';
+import type { ToolResult } from './tool-result.js';
+
+/** Version of the worker/broker protocol; a worker speaking another version is refused at bind time. */
+export const PROTOCOL_VERSION = 1;
+
+/** Every broker answer: plain data, so errors keep their code across the thread boundary. */
+export type BrokerReply<T> = { ok: true; value: T } | { ok: false; error: PlainError };
+
+/** A directory entry as list_dir reports it. */
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  size?: number;
+}
+
+/** Contents of a file read through the broker. */
+export interface BrokeredFile {
+  path: string;
+  text: string;
+  binary: boolean;
+  size: number;
+}
+
+/** One step of a verified multi-file change, applied all-or-nothing by the broker. */
+export interface ChangeStep {
+  kind: 'write' | 'delete';
+  path: string;
+  content?: string;
+}
+
+/**
+ * What the broker offers a session's worker. Every method checks its request against the session's capability;
+ * nothing the worker sends can widen it. Paths are as the tool received them (the broker resolves them).
+ */
+export interface BrokerApi {
+  readFile(path: string): Promise<BrokerReply<BrokeredFile | undefined>>;
+  readFileStrict(path: string): Promise<BrokerReply<BrokeredFile>>;
+  writeFile(path: string, content: string): Promise<BrokerReply<{ path: string; bytes: number; created: boolean }>>;
+  listDir(path: string | undefined): Promise<BrokerReply<{ path: string; entries: DirEntry[] }>>;
+  stat(path: string): Promise<BrokerReply<{ path: string; kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined>>;
+  glob(pattern: string, path: string | undefined): Promise<BrokerReply<{ paths: string[]; truncated: boolean }>>;
+  grep(request: GrepArgs): Promise<BrokerReply<{ matches: { path: string; line: number; text: string }[]; truncated: boolean; filesScanned: number }>>;
+  applyChanges(steps: ChangeStep[]): Promise<BrokerReply<{ written: string[]; deleted: string[] }>>;
+  bash(args: Record<string, unknown>): Promise<ToolResult>;
+  webFetch(args: Record<string, unknown>): Promise<ToolResult>;
+  mcpCall(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void>;
+}
+
+/** grep's arguments as the broker takes them. */
+export interface GrepArgs {
+  pattern: string;
+  path?: string | undefined;
+  glob?: string | undefined;
+  ignoreCase?: boolean | undefined;
+  maxResults?: number | undefined;
+}
+
+/** What a session worker offers the main thread. */
+export interface ToolHostApi {
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+}
+
+/** The message that binds an idle worker to a session. */
+export interface BindMessage {
+  type: 'bind';
+  version: number;
+  hostPort: unknown;
+  brokerPort: unknown;
+  session: { id: string; workspaceRoot: string; readMaxChars: number; user?: string };
+}
