@@ -1,0 +1,152 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolwardenError } from '../../src/errors.js';
+import type { McpServerConfig } from '../../src/mcp/server-config.js';
+import type { ToolResult } from '../../src/tool-result.js';
+import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
+import { createTransport } from './create-transport.js';
+import type { StderrTail } from './stderr-tail.js';
+
+/** One tool of an MCP server as the broker lists it. */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: object;
+}
+
+interface Live {
+  client: Client;
+  stderr: StderrTail | undefined;
+}
+
+/**
+ * One client connection to one MCP server (for one user, if per-user). Connects lazily, caches the tool
+ * list until the server says it changed, and replaces itself after the transport fails.
+ */
+export class McpConnection {
+  readonly #serverId: string;
+  readonly #config: McpServerConfig;
+  readonly #connectTimeoutMs: number;
+  readonly #onToolsChanged: () => void;
+  #live: Promise<Live> | undefined;
+  #current: Live | undefined;
+  #tools: McpToolInfo[] | undefined;
+  #toolsGeneration = 0;
+  #closed = false;
+  readonly #closing = new Set<Promise<void>>();
+
+  constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void) {
+    this.#serverId = serverId;
+    this.#config = config;
+    this.#connectTimeoutMs = connectTimeoutMs;
+    this.#onToolsChanged = onToolsChanged;
+  }
+
+  /** The server's tools, from the cache when it is still valid. */
+  async listTools(): Promise<McpToolInfo[]> {
+    if (this.#tools) return this.#tools;
+    const generation = this.#toolsGeneration;
+    const live = await this.#connect();
+    const tools: McpToolInfo[] = [];
+    try {
+      let cursor: string | undefined;
+      do {
+        const page = await live.client.listTools(cursor === undefined ? {} : { cursor });
+        for (const tool of page.tools) {
+          const info: McpToolInfo = { name: tool.name, inputSchema: tool.inputSchema };
+          if (tool.description !== undefined) info.description = tool.description;
+          tools.push(info);
+        }
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      throw this.#fail(live, 'tools/list', error, undefined);
+    }
+    // A list that raced with a list_changed notification may already be stale: return it, do not cache it.
+    if (generation === this.#toolsGeneration && this.#current === live) this.#tools = tools;
+    return tools;
+  }
+
+  /** Calls one tool. Connection and protocol failures throw (the hub turns them into results). */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
+    const live = await this.#connect();
+    const options: { signal?: AbortSignal; timeout?: number } = {};
+    if (signal) options.signal = signal;
+    if (timeoutMs !== undefined) options.timeout = timeoutMs;
+    try {
+      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
+      return toToolResult(result as CallToolResult);
+    } catch (error) {
+      throw this.#fail(live, tool, error, signal);
+    }
+  }
+
+  /** Closes the connection (killing a stdio child); later calls fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const live = this.#live;
+    this.#live = undefined;
+    this.#current = undefined;
+    const closes = [...this.#closing];
+    if (live) closes.push(live.then((l) => l.client.close(), () => undefined));
+    await Promise.all(closes);
+  }
+
+  #connect(): Promise<Live> {
+    if (this.#closed) return Promise.reject(new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}': the connection is closed`));
+    this.#live ??= this.#start();
+    return this.#live;
+  }
+
+  async #start(): Promise<Live> {
+    const { transport, stderr } = createTransport(this.#config);
+    const client = new Client({ name: 'toolwarden', version: '0.1.0' }, { capabilities: {} });
+    const live: Live = { client, stderr };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.#invalidateTools();
+      this.#onToolsChanged();
+    });
+    // The transport closed on its own (the child died, the stream ended): the next use reconnects.
+    client.onclose = () => this.#drop(live);
+    try {
+      await client.connect(transport, { timeout: this.#connectTimeoutMs });
+    } catch (error) {
+      this.#live = undefined;
+      await client.close().catch(() => undefined);
+      const cause = error instanceof Error ? error.message : String(error);
+      const tail = stderr?.text() ? `; last stderr lines:\n${stderr.text()}` : '';
+      throw new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}' failed to start: ${cause}${tail}`);
+    }
+    if (this.#closed) {
+      await client.close();
+      throw new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}': the connection is closed`);
+    }
+    this.#current = live;
+    return live;
+  }
+
+  #fail(live: Live, what: string, error: unknown, signal: AbortSignal | undefined): ToolwardenError {
+    if (!signal?.aborted && isConnectionFailure(error)) this.#drop(live);
+    if (signal?.aborted && !(signal.reason instanceof ToolwardenError)) {
+      return new ToolwardenError('MCP_ERROR', `MCP tool '${what}' of server '${this.#serverId}' was cancelled`);
+    }
+    return toCallError(this.#serverId, what, error, live.stderr?.text() ?? '');
+  }
+
+  // The next use starts a fresh connection; the old client is closed so a hung child cannot linger.
+  #drop(live: Live): void {
+    if (this.#current !== live) return;
+    this.#current = undefined;
+    this.#live = undefined;
+    this.#invalidateTools();
+    const closing = live.client.close().catch(() => undefined);
+    this.#closing.add(closing);
+    void closing.finally(() => this.#closing.delete(closing));
+  }
+
+  #invalidateTools(): void {
+    this.#toolsGeneration += 1;
+    this.#tools = undefined;
+  }
+}

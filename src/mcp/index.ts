@@ -1,0 +1,6 @@
+export { coversMcpEntry, formatMcpEntry, isMcpToolAllowed, matchesMcpEntry, narrowMcpEntries, parseMcpEntries, parseMcpEntry } from './entries.js';
+export type { McpEntry } from './entries.js';
+export { fillSecretPlaceholders, hasSecretPlaceholder } from './placeholders.js';
+export { validateMcpServerConfig, validateMcpServers } from './server-config.js';
+export type { McpHttpServerConfig, McpServerConfig, McpServersOption, McpStdioServerConfig } from './server-config.js';
+export { isValidServerId, mcpToolName, parseMcpToolName } from './tool-name.js';
