@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'INTERNAL',
   /** The background process has already ended (or closed its stdin), so it cannot take input. */
   'PROCESS_EXITED',
+  /** The caller cancelled the operation (its AbortSignal fired) before it finished. */
+  'ABORTED',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */
