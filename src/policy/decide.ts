@@ -31,10 +31,12 @@ export function decide(layers: PermissionLayers, subject: PolicySubject, remembe
 
 /**
  * The layers of an attenuated session: all of the parent's plus the child's own. A layer can only make
- * answers stricter, so a child never gains what its parent lacked.
+ * answers stricter, so a child never gains what its parent lacked. A parent without rules is kept as an
+ * empty layer, i.e. the built-in defaults, so a child's `allow` cannot lift a default `ask`.
  */
 export function narrowPermissions(parent: readonly PermissionSpec[], child: PermissionSpec | undefined): PermissionSpec[] {
-  return child === undefined ? [...parent] : [...parent, child];
+  if (child === undefined) return [...parent];
+  return [...(parent.length === 0 ? [{}] : parent), child];
 }
 
 function combineGates(layers: PermissionLayers, subject: PolicySubject): RuleVerdict {
