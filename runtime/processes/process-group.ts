@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+
+// Process groups (leader pids) this host has started and not yet seen end, across all registries.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Sends `signal` to the whole process group led by `pid` (the child was started detached, so it leads its
+ * own group). On Windows, where groups do not exist, the tree is ended with `taskkill /T /F` whatever the
+ * signal. A group that is already gone is not an error.
+ */
+export function killProcessGroup(pid: number, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') {
+    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** Records a live group so {@link killAllProcessGroupsSync} reaches it; installs the host exit hook once. */
+export function trackProcessGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // Best effort: runs on a normal exit and process.exit(), not when the host itself is SIGKILLed.
+    process.on('exit', killAllProcessGroupsSync);
+  }
+}
+
+/** Forgets a group whose leader has ended and whose remaining members were killed. */
+export function untrackProcessGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/** SIGKILLs every process group still tracked, synchronously; safe to call from an `exit` handler. */
+export function killAllProcessGroupsSync(): void {
+  for (const pid of liveGroups) {
+    try {
+      killProcessGroup(pid, 'SIGKILL');
+    } catch {
+      // Keep going: one group we may not signal must not spare the others.
+    }
+  }
+  liveGroups.clear();
+}
+
+/** How many process groups are tracked as live (for diagnostics and tests). */
+export function countLiveProcessGroups(): number {
+  return liveGroups.size;
+}

@@ -1,0 +1,233 @@
+import { statSync } from 'node:fs';
+import iconv from 'iconv-lite';
+import { ToolwardenError } from '../../src/errors.js';
+import { OutputRingBuffer } from '../../src/ring-buffer.js';
+import { decodeStream } from './decoded-output.js';
+import type { CommandWrapper, ShellSpec } from './shell.js';
+import { spawnGroup, type GroupExit, type SpawnedGroup } from './spawn-group.js';
+
+/** `killed`: stopped by {@link ProcessRegistry.stop}/`closeAll` or ended by a signal; `failed`: never ran. */
+export type ProcessStatus = 'running' | 'exited' | 'killed' | 'failed';
+
+/** A background process as the model sees it. Times are ISO 8601; `pid` is the host pid of the shell. */
+export interface ProcessSnapshot {
+  processId: string;
+  command: string;
+  status: ProcessStatus;
+  pid: number | undefined;
+  exitCode: number | null;
+  signal: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  cwd: string;
+}
+
+/** A page of a background process's interleaved stdout and stderr (see OutputRingBuffer for offsets). */
+export interface ProcessLogs {
+  processId: string;
+  text: string;
+  startOffset: number;
+  nextOffset: number;
+  truncated: boolean;
+  status: ProcessStatus;
+  exitCode: number | null;
+}
+
+/** Settings of one session's registry; see `Limits` for the matching session limits. */
+export interface ProcessRegistryOptions {
+  /** Live background processes allowed at once. */
+  maxProcesses: number;
+  /** Ring buffer capacity per process, in UTF-16 units. */
+  maxOutputChars: number;
+  /** Time between SIGTERM and SIGKILL in {@link ProcessRegistry.stop}. */
+  stopGraceMs: number;
+  /** iconv-lite encoding for output and for text written to stdin. */
+  encoding: string;
+  shell: ShellSpec;
+  /** The children's whole environment. */
+  env: Record<string, string>;
+  wrap?: CommandWrapper;
+  /** Ended processes kept for status/logs; the oldest are forgotten past this. @default 32 */
+  maxRetainedEnded?: number;
+}
+
+interface Entry {
+  processId: string;
+  command: string;
+  cwd: string;
+  startedAt: string;
+  group: SpawnedGroup;
+  buffer: OutputRingBuffer;
+  exit: GroupExit | undefined;
+  endedAt: string | null;
+  stopRequested: boolean;
+  finished: Promise<void>;
+}
+
+/**
+ * One session's background processes: each runs in its own process group, its stdout and stderr decoded
+ * into one ring buffer. Closing the registry kills every group and waits for them.
+ * @example const id = registry.start('npm run dev', ws).processId; registry.logs(id, 0, 4000)
+ */
+export class ProcessRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: ProcessRegistryOptions) {
+    for (const key of ['maxProcesses', 'maxOutputChars', 'stopGraceMs'] as const) {
+      if (!Number.isInteger(opts[key]) || opts[key] < 0) throw new ToolwardenError('INVALID_OPTIONS', `${key} ${opts[key]} must be a non-negative integer`);
+    }
+  }
+
+  /** Starts a background command in `cwd` (already checked against the workspace). */
+  start(command: string, cwd: string): ProcessSnapshot {
+    if (this.closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed; its process registry starts no more processes');
+    const live = [...this.entries.values()].filter((e) => e.exit === undefined).length;
+    if (live >= this.opts.maxProcesses) {
+      throw new ToolwardenError('LIMIT_EXCEEDED', `${live} background processes are running and maxProcesses is ${this.opts.maxProcesses}; stop one before starting "${command}"`);
+    }
+    if (!isDirectory(cwd)) throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": cwd ${cwd} is not an existing directory`);
+    const group = spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: this.opts.wrap, stdin: 'pipe' });
+    if (group.pid === undefined) {
+      void group.done;
+      throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": the shell "${this.opts.shell.file}" could not be spawned (is it on the child's PATH?)`);
+    }
+    // A child that exits or closes stdin makes writes fail with EPIPE; write() reports that, nothing may crash.
+    group.stdin?.on('error', () => {});
+    const buffer = new OutputRingBuffer(Math.max(2, this.opts.maxOutputChars));
+    const entry: Entry = {
+      processId: `proc-${this.nextId++}`, command, cwd, startedAt: new Date().toISOString(), group, buffer,
+      exit: undefined, endedAt: null, stopRequested: false, finished: Promise.resolve(),
+    };
+    const decoded = Promise.all([
+      decodeStream(group.stdout, this.opts.encoding, (text) => buffer.append(text)),
+      decodeStream(group.stderr, this.opts.encoding, (text) => buffer.append(text)),
+    ]);
+    entry.finished = Promise.all([group.done, decoded]).then(([exit]) => {
+      entry.exit = exit;
+      entry.endedAt = new Date().toISOString();
+    });
+    this.entries.set(entry.processId, entry);
+    this.forgetOldEnded();
+    return snapshotOf(entry);
+  }
+
+  /** The current snapshot of a process. */
+  status(processId: string): ProcessSnapshot {
+    return snapshotOf(this.get(processId));
+  }
+
+  /** Output from `offset` (default: the oldest kept), at most `limit` UTF-16 units. */
+  logs(processId: string, offset?: number, limit?: number): ProcessLogs {
+    const entry = this.get(processId);
+    let page;
+    try {
+      page = entry.buffer.read(offset, limit);
+    } catch (error) {
+      throw new ToolwardenError('INVALID_ARGS', `logs of ${processId}: ${(error as Error).message}`);
+    }
+    const { status, exitCode } = snapshotOf(entry);
+    return { processId, ...page, status, exitCode };
+  }
+
+  /** Writes `input` (encoded like the output) to the process's stdin; `PROCESS_EXITED` once it has ended. */
+  async write(processId: string, input: string): Promise<void> {
+    const entry = this.get(processId);
+    const stdin = entry.group.stdin;
+    if (entry.exit !== undefined || entry.group.exited || !stdin || !stdin.writable) {
+      throw new ToolwardenError('PROCESS_EXITED', `${processId} has ended or closed its stdin; it takes no more input`);
+    }
+    const bytes = iconv.encode(input, this.opts.encoding);
+    await new Promise<void>((resolve, reject) => {
+      stdin.write(bytes, (error) => {
+        if (error) reject(new ToolwardenError('PROCESS_EXITED', `writing to ${processId} failed: ${error.message}`));
+        else resolve();
+      });
+    });
+  }
+
+  /** SIGTERM to the process group, SIGKILL after `stopGraceMs` if it is still running; resolves once it ended. */
+  async stop(processId: string): Promise<ProcessSnapshot> {
+    const entry = this.get(processId);
+    if (entry.exit === undefined) {
+      entry.stopRequested = true;
+      entry.group.signal('SIGTERM');
+      if (!(await settlesWithin(entry.finished, this.opts.stopGraceMs))) {
+        entry.group.signal('SIGKILL');
+        await entry.finished;
+      }
+    }
+    return snapshotOf(entry);
+  }
+
+  /** Snapshots of every process this registry still remembers, oldest first. */
+  list(): ProcessSnapshot[] {
+    return [...this.entries.values()].map(snapshotOf);
+  }
+
+  /** SIGKILLs every live group and waits for all of them; later starts fail with SESSION_CLOSED. Idempotent. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.entries.values()];
+    for (const entry of entries) {
+      if (entry.exit === undefined) {
+        entry.stopRequested = true;
+        entry.group.signal('SIGKILL');
+      }
+    }
+    await Promise.all(entries.map((e) => e.finished));
+  }
+
+  private get(processId: string): Entry {
+    const entry = this.entries.get(processId);
+    if (!entry) throw new ToolwardenError('PROCESS_NOT_FOUND', `no background process "${processId}" in this session; list shows the ones that exist`);
+    return entry;
+  }
+
+  private forgetOldEnded(): void {
+    const ended = [...this.entries.values()].filter((e) => e.exit !== undefined);
+    const excess = ended.length - (this.opts.maxRetainedEnded ?? 32);
+    for (const entry of ended.slice(0, Math.max(0, excess))) this.entries.delete(entry.processId);
+  }
+}
+
+function snapshotOf(entry: Entry): ProcessSnapshot {
+  return {
+    processId: entry.processId,
+    command: entry.command,
+    status: statusOf(entry),
+    pid: entry.group.pid,
+    exitCode: entry.exit?.exitCode ?? null,
+    signal: entry.exit?.signal ?? null,
+    startedAt: entry.startedAt,
+    endedAt: entry.endedAt,
+    cwd: entry.cwd,
+  };
+}
+
+function statusOf(entry: Entry): ProcessStatus {
+  if (entry.exit === undefined) return 'running';
+  if (entry.exit.spawnError !== undefined) return 'failed';
+  return entry.stopRequested || entry.exit.signal !== null ? 'killed' : 'exited';
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
