@@ -1,0 +1,75 @@
+import type { PlatformPath } from 'node:path';
+import { ToolwardenError } from '../errors.js';
+import { canonicalizePath } from './canonicalize.js';
+import { findBlockedSegment, findExcludedPath, findReadOnlyRoot, isMagicPath } from './deny-rules.js';
+import { toAbsolutePath } from './input.js';
+import { isInside } from './segments.js';
+import type { CheckedPath, GuardFs, PathScope } from './types.js';
+
+/**
+ * Resolves a path lexically (no filesystem): relative against the workspace root, absolute normalized.
+ * Throws INVALID_ARGS for unusable input and OUTSIDE_WORKSPACE when the result leaves the workspace
+ * (unless `allowOutsideWorkspace`). Symlinks are not looked at: use {@link resolveForWrite} before writing.
+ * @example resolveWorkspacePath('src/a.ts', scope, path.posix) // '/ws/src/a.ts'
+ */
+export function resolveWorkspacePath(input: unknown, scope: PathScope, flavour: PlatformPath): string {
+  const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
+  if (!scope.allowOutsideWorkspace && !isInside(lexical, scope.workspaceRoot, flavour)) {
+    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves to ${lexical}, outside the workspace ${scope.workspaceRoot}`);
+  }
+  return lexical;
+}
+
+/**
+ * Resolves a path for reading: the lexical path and its canonical form (symlinks followed) must both be inside
+ * the workspace or a read root, unless `allowOutsideWorkspace`. `/proc` and `/dev/fd`-style paths are never readable.
+ * Throws INVALID_ARGS, NOT_READABLE or SYMLINK_LOOP. The blocklist does not apply to reads.
+ */
+export function resolveReadablePath(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
+  const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
+  checkReadable(String(input), lexical, lexical, scope, flavour);
+  const canonical = canonicalizePath(lexical, flavour, fs);
+  checkReadable(String(input), lexical, canonical, scope, flavour);
+  return canonical as CheckedPath;
+}
+
+/**
+ * Resolves a path for writing: {@link resolveWorkspacePath}, then canonicalizes (symlinks followed hop by hop) and
+ * checks the canonical path again. Refuses (BLOCKED_PATH) `.ssh`, `.aws` and `.git/hooks` at any depth, paths under
+ * `excludedPaths`, paths in read roots, and `/proc`-style paths, on the lexical and the canonical path alike,
+ * even when `allowOutsideWorkspace`. Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or SYMLINK_LOOP.
+ * @example resolveForWrite('notes/todo.md', scope, path.posix, createNodeGuardFs())
+ */
+export function resolveForWrite(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
+  const lexical = resolveWorkspacePath(input, scope, flavour);
+  checkWritable(String(input), lexical, scope, flavour);
+  const canonical = canonicalizePath(lexical, flavour, fs);
+  if (!scope.allowOutsideWorkspace && !isInside(canonical, scope.workspaceRoot, flavour)) {
+    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves through a symlink to ${canonical}, outside the workspace ${scope.workspaceRoot}`);
+  }
+  checkWritable(String(input), canonical, scope, flavour);
+  return canonical as CheckedPath;
+}
+
+function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath): void {
+  const via = p === lexical ? `${p}` : `${lexical} -> ${p} (through a symlink)`;
+  if (isMagicPath(p, flavour)) {
+    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
+  }
+  if (scope.allowOutsideWorkspace) return;
+  const roots = [scope.workspaceRoot, ...scope.readRoots];
+  if (!roots.some((root) => isInside(p, root, flavour))) {
+    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, outside the workspace and every read root (${roots.join(', ')})`);
+  }
+}
+
+function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath): void {
+  const refuse = (rule: string) => new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
+  if (isMagicPath(p, flavour)) throw refuse('kernel magic paths (/proc, /dev/fd) are never written');
+  const blocked = findBlockedSegment(p, flavour);
+  if (blocked !== undefined) throw refuse(blocked);
+  const excluded = findExcludedPath(p, scope, flavour);
+  if (excluded !== undefined) throw refuse(`it is under the excluded path "${excluded}"`);
+  const readOnly = findReadOnlyRoot(p, scope, flavour);
+  if (readOnly !== undefined) throw refuse(`it is in the read-only root ${readOnly}`);
+}
