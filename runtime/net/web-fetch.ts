@@ -1,0 +1,95 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { toPlainError, ToolwardenError } from '../../src/errors.js';
+import { parseHttpUrl, validateFetchRequest, type WebFetchRequest } from '../../src/net/fetch-request.js';
+import { decodeBody } from '../../src/net/http-body.js';
+import type { NetPermission } from '../../src/net/net-permission.js';
+import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
+import { REDIRECT_STATUSES, sendPinnedRequest } from './pinned-request.js';
+import { resolveVettedAddress, systemLookup, type HostLookup } from './resolve-vetted.js';
+
+/** Options the broker supplies to {@link webFetch}. */
+export interface WebFetchOptions {
+  /** The session's network permission. */
+  readonly net: NetPermission;
+  /** Time for the whole fetch, redirects and DNS included; past it the result is TIMEOUT. */
+  readonly timeoutMs: number;
+  /** Body bytes kept at most (a request's own maxBytes can only lower it). */
+  readonly maxBytes: number;
+  /** DNS resolver. @default the system resolver */
+  readonly lookup?: HostLookup;
+  /** Cancels the fetch (e.g. the tool call was cancelled). */
+  readonly signal?: AbortSignal;
+}
+
+/** Redirects followed at most before the fetch fails. */
+export const MAX_REDIRECTS = 5;
+
+const SAFE_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-disposition', 'last-modified', 'etag', 'cache-control', 'expires', 'date', 'location', 'retry-after'];
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+/**
+ * The `web_fetch` tool: checks the host (and its DNS answers) before connecting and on every redirect, connects
+ * to the vetted address, bounds size and time, and decodes text by charset. Never throws: failures are error
+ * results (INVALID_ARGS, NET_DENIED, TIMEOUT, IO_ERROR); a non-2xx status is a normal result.
+ *
+ * @example await webFetch({ url: 'https://example.com/' }, { net: ['example.com'], timeoutMs: 10_000, maxBytes: 1_000_000 })
+ */
+export async function webFetch(req: WebFetchRequest, opts: WebFetchOptions): Promise<ToolResult> {
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
+  try {
+    return await fetchFollowingRedirects(req, opts, signal);
+  } catch (error) {
+    if (deadline.aborted) return errorResult('TIMEOUT', `web_fetch: ${req.url} did not complete within ${opts.timeoutMs} ms`);
+    if (signal.aborted) return errorResult('IO_ERROR', `web_fetch: ${req.url} was cancelled`);
+    if (error instanceof ToolwardenError) return errorResult(error.code, error.message);
+    const plain = toPlainError(error);
+    return errorResult(plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, `web_fetch: ${req.url} failed: ${plain.message}`);
+  }
+}
+
+async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptions, signal: AbortSignal): Promise<ToolResult> {
+  const checked = validateFetchRequest(req);
+  const maxBytes = Math.min(checked.maxBytes ?? opts.maxBytes, opts.maxBytes);
+  let { url, method, body } = checked;
+  let headers: Record<string, string> = { 'user-agent': 'toolwarden-web-fetch', ...checked.headers };
+  for (let hop = 0; ; hop += 1) {
+    const address = await resolveVettedAddress(url, opts.net, opts.lookup ?? systemLookup, signal);
+    const response = await sendPinnedRequest({ url, address, method, headers, ...(body === undefined ? {} : { body }), maxBytes, signal });
+    const location = response.headers.location;
+    if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
+      return buildResult(checked.url, url, response.status, response.headers, response.bytes, response.truncated);
+    }
+    if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
+    const next = parseHttpUrl(location, url);
+    // Browsers turn a redirected POST into a GET for 301-303; 307/308 keep the method and body.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = method === 'HEAD' ? 'HEAD' : 'GET';
+      body = undefined;
+    }
+    if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+    url = next;
+  }
+}
+
+function buildResult(original: URL, final: URL, status: number, headers: IncomingHttpHeaders, bytes: Uint8Array, truncated: boolean): ToolResult {
+  const contentType = headers['content-type'];
+  const decoded = decodeBody(bytes, contentType);
+  const safeHeaders = Object.fromEntries(SAFE_HEADERS.flatMap((name) => (typeof headers[name] === 'string' ? [[name, headers[name]]] : [])));
+  const note = truncated ? ` (body truncated at ${bytes.byteLength} bytes)` : '';
+  const shown =
+    decoded.encoding === 'text' ? decoded.body
+    : decoded.encoding === 'base64' ? `[binary body, ${bytes.byteLength} bytes, base64]\n${decoded.body}`
+    : `[binary body of ${bytes.byteLength} bytes (${contentType ?? 'no content type'}) not shown]`;
+  return okResult(`HTTP ${status} ${final.href}${note}\n\n${shown}`, {
+    url: original.href,
+    finalUrl: final.href,
+    status,
+    headers: safeHeaders,
+    body: decoded.body,
+    bodyEncoding: decoded.encoding,
+    ...(decoded.charset === undefined ? {} : { charset: decoded.charset }),
+    truncated,
+    bytes: bytes.byteLength,
+  });
+}

@@ -1,0 +1,14 @@
+export { parseHttpUrl, validateFetchRequest, type CheckedFetchRequest, type WebFetchRequest } from './fetch-request.js';
+export { BINARY_INLINE_MAX_BYTES, decodeBody, type DecodedBody } from './http-body.js';
+export { isPrivateOrLoopback } from './ip-ranges.js';
+export {
+  allowsAllHosts,
+  canonicalizeHost,
+  describeNetPermission,
+  isExplicitlyListed,
+  isHostAllowed,
+  parseNetRule,
+  validateNetPermission,
+  type NetPermission,
+  type NetRule,
+} from './net-permission.js';
