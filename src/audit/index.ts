@@ -1,0 +1,2 @@
+export type { AuditEvent } from './audit-event.js';
+export { REDACT_OVER_CHARS, SUMMARY_KEEP_CHARS, redactArgs, redactEvent, summarizeResult } from './redact.js';
