@@ -16,6 +16,7 @@ import { WriteQuota } from './broker/write-quota.js';
 import { Session, type SessionHost } from './session.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
+import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
 import type { WorkerEnd } from './workers/bound-worker.js';
 
 /** Options of {@link createRuntime}. */
@@ -28,6 +29,8 @@ export interface RuntimeOptions {
   maxSessions?: number;
   /** Default OS sandbox mode for sessions. @default 'auto' */
   sandbox?: 'auto' | 'required' | 'off';
+  /** Host tool modules (paths relative to the process cwd, or file URLs) loaded in every session worker. */
+  toolModules?: readonly string[];
 }
 
 const DEFAULT_TOKEN_TTL_SECONDS = 3600;
@@ -49,6 +52,9 @@ export class Runtime {
   readonly #walk: WalkPool;
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #options: RuntimeOptions;
+  readonly #runtimeModules: readonly string[];
+  /** Host tool listings per module set (the runtime's modules plus a session's own). */
+  readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #closed = false;
 
   /** @internal use {@link createRuntime} */
@@ -57,6 +63,12 @@ export class Runtime {
     this.#key = normalizeKey(options.key);
     this.#pool = new WorkerPool({ size: options.idleWorkers ?? 2, heapMb: DEFAULT_LIMITS.workerHeapMb });
     this.#walk = new WalkPool();
+    this.#runtimeModules = toModuleUrls(options.toolModules ?? []);
+  }
+
+  /** @internal loads the runtime's host tool modules once, so a bad module fails createRuntime. */
+  async init(): Promise<void> {
+    await this.#hostTools(this.#runtimeModules);
   }
 
   /** Number of open sessions. */
@@ -68,7 +80,7 @@ export class Runtime {
   async mintToken(options: SessionOptions): Promise<string> {
     this.#assertOpen();
     if (options.token !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'mintToken takes capability options, not a token');
-    const capability = this.#capabilityFrom(options);
+    const capability = await this.#capabilityFrom(options);
     return signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
   }
 
@@ -88,7 +100,7 @@ export class Runtime {
       }
       token = options.token;
     } else {
-      capability = this.#capabilityFrom(options);
+      capability = await this.#capabilityFrom(options);
       token = await signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
     }
     return this.#open(capability, token);
@@ -102,18 +114,36 @@ export class Runtime {
     await Promise.all([this.#pool.close(), this.#walk.close()]);
   }
 
-  #capabilityFrom(options: SessionOptions): Capability {
-    const capability = buildCapability(options, { sandbox: this.#options.sandbox ?? 'auto', toolModules: [] });
+  async #capabilityFrom(options: SessionOptions): Promise<Capability> {
+    const capability = buildCapability(
+      { ...options, ...(options.toolModules ? { toolModules: toModuleUrls(options.toolModules) } : {}) },
+      { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules },
+    );
+    const hostTools = await this.#hostTools(capability.toolModules);
     for (const tool of capability.tools) {
-      if (!this.#knownTool(tool)) {
-        throw new ToolwardenError('INVALID_OPTIONS', `unknown tool '${tool}' in tools; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
+      if (!isBuiltinTool(tool) && !hostTools.has(tool)) {
+        const known = [...BUILTIN_TOOL_NAMES, ...hostTools.keys()].join(', ');
+        throw new ToolwardenError('INVALID_OPTIONS', `unknown tool '${tool}' in tools; known: ${known}`);
       }
     }
     return capability;
   }
 
-  #knownTool(name: string): boolean {
-    return isBuiltinTool(name);
+  /** Listings of the host tools a module set defines; a name may not shadow a built-in or MCP tool. */
+  #hostTools(moduleUrls: readonly string[]): Promise<Map<string, ToolInfo>> {
+    const key = moduleUrls.join('\n');
+    let pending = this.#hostToolSets.get(key);
+    if (!pending) {
+      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, 30_000).then((infos) => {
+        for (const info of infos) {
+          if (isBuiltinTool(info.name)) throw new ToolwardenError('INVALID_OPTIONS', `host tool '${info.name}' would shadow the built-in tool of that name`);
+        }
+        return new Map(infos.map((info) => [info.name, info]));
+      });
+      pending.catch(() => this.#hostToolSets.delete(key));
+      this.#hostToolSets.set(key, pending);
+    }
+    return pending;
   }
 
   async #open(capability: Capability, token: string): Promise<Session> {
@@ -155,8 +185,13 @@ export class Runtime {
     },
   };
 
-  #listTools(capability: Capability): ToolInfo[] {
-    return capability.tools.filter(isBuiltinTool).map((name) => describeBuiltinTool(name));
+  async #listTools(capability: Capability): Promise<ToolInfo[]> {
+    const hostTools = await this.#hostTools(capability.toolModules);
+    return capability.tools.flatMap((name) => {
+      if (isBuiltinTool(name)) return [describeBuiltinTool(name)];
+      const info = hostTools.get(name);
+      return info ? [info] : [];
+    });
   }
 
   #admit(session: Session, name: string): ToolResult | undefined {
@@ -188,7 +223,14 @@ export class Runtime {
 
 /** Creates a runtime; see {@link RuntimeOptions}. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  return new Runtime(options);
+  const runtime = new Runtime(options);
+  try {
+    await runtime.init();
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  return runtime;
 }
 
 function normalizeKey(key: Uint8Array | string | undefined): Uint8Array {

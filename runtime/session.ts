@@ -134,6 +134,8 @@ export class Session {
       id: this.id,
       workspaceRoot: this.capability.workspaceRoot,
       readMaxChars: this.capability.limits.readMaxChars,
+      toolTimeoutMs: this.capability.limits.toolTimeoutMs,
+      toolModules: [...this.capability.toolModules],
       ...(this.capability.user === undefined ? {} : { user: this.capability.user }),
     };
     return new BoundWorker(idle, this.#broker, session, (end) => {

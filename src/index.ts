@@ -12,3 +12,5 @@ export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export type { Capability, SandboxMode, PermissionSpec } from './capability/capability.js';
 export type { NarrowRequest } from './capability/narrow.js';
+export { defineTool } from './host-tools/define-tool.js';
+export type { DefinedTool, ToolContext, ToolFs, ExecOptions, ExecResult, ToolInputSchema, ToolReturn, ToolSessionInfo } from './host-tools/define-tool.js';

@@ -60,6 +60,8 @@ export interface GrepArgs {
 /** What a session worker offers the main thread. */
 export interface ToolHostApi {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** Listing entries of the host tools this worker loaded. */
+  describeHostTools(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]>;
 }
 
 /** The message that binds an idle worker to a session. */
@@ -68,5 +70,16 @@ export interface BindMessage {
   version: number;
   hostPort: unknown;
   brokerPort: unknown;
-  session: { id: string; workspaceRoot: string; readMaxChars: number; user?: string };
+  session: BoundSessionInfo;
+}
+
+/** What a worker knows of its session. */
+export interface BoundSessionInfo {
+  id: string;
+  workspaceRoot: string;
+  readMaxChars: number;
+  toolTimeoutMs: number;
+  /** Host tool modules to load (file URLs). */
+  toolModules: string[];
+  user?: string;
 }

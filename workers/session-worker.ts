@@ -1,12 +1,20 @@
 /**
  * Entry of a session worker. It boots idle (so the runtime can keep a warm pool), waits for one `bind` message that
- * hands it the two ports of its session, then serves tool calls. Everything outside the worker goes through the broker.
+ * hands it the two ports of its session, loads the session's host tool modules under import restrictions, then
+ * serves tool calls. Everything outside the worker goes through the broker.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import { toPlainError } from '../src/errors.js';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../src/protocol.js';
+import { errorResult } from '../src/tool-result.js';
 import { dispatchTool } from './tool-dispatch.js';
+import { describeHostTool } from './host-tools/describe-tool.js';
+import { loadHostTools } from './host-tools/load-tools.js';
+import { restrictWorker } from './host-tools/restrict-worker.js';
+import { runHostTool } from './host-tools/run-host-tool.js';
+import type { DefinedTool } from '../src/host-tools/define-tool.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -16,13 +24,39 @@ port.once('message', (message: BindMessage) => {
     port.postMessage({ type: 'bind-refused', reason: `expected bind v${PROTOCOL_VERSION}` });
     return;
   }
+  void bind(message);
+});
+
+async function bind(message: BindMessage): Promise<void> {
   const broker = Comlink.wrap<BrokerApi>(nodeEndpoint(message.brokerPort as MessagePort)) as unknown as BrokerApi;
-  const ctx = { broker, readMaxChars: message.session.readMaxChars };
+  const info = message.session;
+  const closing = new AbortController();
+  let hostTools = new Map<string, DefinedTool>();
+  let loadFailure: string | undefined;
+  if (info.toolModules.length > 0) {
+    restrictWorker();
+    try {
+      hostTools = await loadHostTools(info.toolModules);
+    } catch (error) {
+      loadFailure = toPlainError(error).message;
+    }
+  }
+  const fileCtx = { broker, readMaxChars: info.readMaxChars };
+  const sessionInfo = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
   const host: ToolHostApi = {
-    callTool: (name, args) => dispatchTool(name, args, ctx),
+    callTool: async (name, args) => {
+      const tool = hostTools.get(name);
+      if (tool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
+      if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
+      return dispatchTool(name, args, fileCtx);
+    },
+    describeHostTools: async () => {
+      if (loadFailure !== undefined) throw new Error(loadFailure);
+      return [...hostTools.values()].map(describeHostTool);
+    },
   };
   Comlink.expose(host, nodeEndpoint(message.hostPort as MessagePort));
   port.postMessage({ type: 'bound' });
-});
+}
 
 port.postMessage({ type: 'ready' });

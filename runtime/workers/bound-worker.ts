@@ -70,6 +70,11 @@ export class BoundWorker {
     }
   }
 
+  /** Listing entries of the host tools the worker loaded; throws when a module failed to load. */
+  describeHostTools(): Promise<Awaited<ReturnType<ToolHostApi['describeHostTools']>>> {
+    return this.#host.describeHostTools();
+  }
+
   /** Stops the worker; pending calls end with the given reason. */
   async terminate(end: WorkerEnd = { reason: 'closed', detail: 'the session closed' }): Promise<void> {
     this.#end(end);
