@@ -1,0 +1,45 @@
+import { ToolwardenError } from '../../src/errors.js';
+import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
+import { SANDBOX_MODES, type Sandbox, type SandboxMode } from '../../src/sandbox/types.js';
+import type { SandboxDetection } from './detect-sandbox.js';
+import { canonicalize, canonicalizeScope, hostSandboxSys } from './host-sys.js';
+
+/** The sandbox a session uses, and the warning to show once when `auto` fell back to the static checks. */
+export interface SandboxChoice {
+  readonly sandbox: Sandbox;
+  /** Set only when `auto` found no usable bwrap: put it in the session's first bash result and the audit log. */
+  readonly warning: string | undefined;
+}
+
+/** Runs commands as they are: the static checks are the only boundary. */
+export const NO_SANDBOX: Sandbox = Object.freeze({ kind: 'none', wrap: (argv: readonly string[]) => [...argv] });
+
+const INSTALL_HINT = 'install it with: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora), and make sure user namespaces are enabled';
+
+/**
+ * Chooses the sandbox for a mode given the runtime's detection. `required` without a working bwrap throws
+ * SANDBOX_UNAVAILABLE; `auto` without one returns {@link NO_SANDBOX} and a warning; `off` returns NO_SANDBOX.
+ *
+ * @example const { sandbox, warning } = createSandbox('auto', await detectSandbox());
+ */
+export function createSandbox(mode: SandboxMode, detection: SandboxDetection): SandboxChoice {
+  if (!SANDBOX_MODES.includes(mode)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be one of ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  if (mode === 'off') return { sandbox: NO_SANDBOX, warning: undefined };
+  if (detection.available && detection.path !== undefined) return { sandbox: createBubblewrapSandbox(detection.path), warning: undefined };
+  const reason = detection.reason ?? 'bwrap is not available';
+  if (mode === 'required') {
+    throw new ToolwardenError('SANDBOX_UNAVAILABLE', `sandbox 'required' but the OS sandbox is unavailable (${reason}); ${INSTALL_HINT}`);
+  }
+  return {
+    sandbox: NO_SANDBOX,
+    warning: `OS sandbox unavailable (${reason}): shell commands run with the static command checks only, so interpreters such as node -e or python3 -c are not confined; ${INSTALL_HINT}`,
+  };
+}
+
+/** A bubblewrap sandbox using the bwrap at `bwrapPath`; wrap() canonicalizes the scope and cwd first. */
+export function createBubblewrapSandbox(bwrapPath: string): Sandbox {
+  return Object.freeze({
+    kind: 'bubblewrap',
+    wrap: (argv, scope, cwd) => [bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys)],
+  } satisfies Sandbox);
+}

@@ -1,0 +1,110 @@
+import { posix } from 'node:path';
+import { ToolwardenError } from '../errors.js';
+import { allowsAllHosts } from '../net/net-permission.js';
+import { buildSystemMounts, type MountOp } from './system-mounts.js';
+import type { SandboxScope, SandboxSys } from './types.js';
+
+/** HOME inside the sandbox when the scope names none: an empty directory in the private /tmp. */
+export const DEFAULT_SANDBOX_HOME = '/tmp/home';
+
+/**
+ * The bubblewrap arguments (without the `bwrap` program itself) that run `argv` in `cwd` inside the scope:
+ * private /tmp, /proc and /dev; read roots and system dirs read-only (/etc secrets masked); the workspace
+ * read-write; blocked paths inside it read-only; everything else absent; the root read-only; all capabilities
+ * dropped; new pid, ipc, uts and (unless every host is allowed) network namespaces.
+ *
+ * @example buildBwrapArgs(scope, '/ws', ['sh', '-c', 'ls'], sys) // ['--tmpfs', '/tmp', ..., '--', 'sh', '-c', 'ls']
+ */
+export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly string[], sys: SandboxSys): string[] {
+  validateScope(scope);
+  if (argv.length === 0) throw new ToolwardenError('INVALID_ARGS', 'sandbox: the command argv is empty; give at least the program');
+  const home = scope.home ?? DEFAULT_SANDBOX_HOME;
+  const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
+  if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
+    throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
+  }
+  const ops: MountOp[] = [
+    { dest: '/tmp', args: ['--tmpfs', '/tmp'] },
+    { dest: '/proc', args: ['--proc', '/proc'] },
+    { dest: '/dev', args: ['--dev', '/dev'] },
+    ...buildReadRootMounts(scope, sys),
+    ...buildSystemMounts(sys),
+    ...buildResolverMounts(scope, sys),
+    { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
+    ...buildBlockedMounts(scope, sys),
+  ];
+  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: ['--tmpfs', home] });
+  return [
+    ...sortParentsFirst(ops).flatMap((op) => op.args),
+    '--remount-ro', '/',
+    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    ...(allowsAllHosts(scope.net) ? [] : ['--unshare-net']),
+    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--setenv', 'HOME', home,
+    '--setenv', 'TMPDIR', '/tmp',
+    '--chdir', cwd,
+    '--', ...argv,
+  ];
+}
+
+function buildReadRootMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
+  // A read root inside the workspace is already visible read-write; binding it read-only would contradict the write rules.
+  return scope.readRoots
+    .filter((root) => !isWithin(root, scope.workspaceRoot) && sys.existing(root))
+    .map((root) => ({ dest: root, args: ['--ro-bind', root, root] }));
+}
+
+function buildBlockedMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
+  const ops: MountOp[] = [];
+  for (const blocked of scope.blockedInWorkspace) {
+    if (sys.existing(blocked)) ops.push({ dest: blocked, args: ['--ro-bind', blocked, blocked] });
+    else if (isGitHooks(blocked) && sys.existing(posix.dirname(blocked))) {
+      // Without this a command could create .git/hooks and plant a hook the host's next git command runs.
+      ops.push({ dest: blocked, args: ['--tmpfs', blocked, '--remount-ro', blocked] });
+    }
+  }
+  return ops;
+}
+
+function buildResolverMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
+  if (!allowsAllHosts(scope.net)) return [];
+  // With systemd-resolved, /etc/resolv.conf points into /run, which the layout does not otherwise contain.
+  const target = sys.readLink('/etc/resolv.conf');
+  if (target === undefined) return [];
+  const dir = posix.dirname(posix.resolve('/etc', target));
+  if (isWithin(dir, '/etc') || isWithin(dir, '/usr') || !sys.existing(dir)) return [];
+  return [{ dest: dir, args: ['--ro-bind', dir, dir] }];
+}
+
+function validateScope(scope: SandboxScope): void {
+  const paths = [scope.workspaceRoot, ...scope.readRoots, ...scope.blockedInWorkspace, ...(scope.home === undefined ? [] : [scope.home])];
+  for (const path of paths) {
+    if (!isAbsoluteCanonical(path)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox: path "${path}" must be absolute and canonical (no "..", no trailing slash, no NUL)`);
+  }
+  if (scope.workspaceRoot === '/') throw new ToolwardenError('INVALID_OPTIONS', 'sandbox: the workspace root "/" would expose the whole host read-write');
+  for (const blocked of scope.blockedInWorkspace) {
+    if (blocked === scope.workspaceRoot || !isWithin(blocked, scope.workspaceRoot)) {
+      throw new ToolwardenError('INVALID_OPTIONS', `sandbox: blocked path "${blocked}" must be strictly inside the workspace "${scope.workspaceRoot}"`);
+    }
+  }
+}
+
+/** Stable sort by destination depth, so a parent mount never hides a child mounted earlier. */
+function sortParentsFirst(ops: readonly MountOp[]): MountOp[] {
+  return ops
+    .map((op, index) => ({ op, index, depth: op.dest === '/' ? 0 : op.dest.split('/').length - 1 }))
+    .sort((a, b) => a.depth - b.depth || a.index - b.index)
+    .map(({ op }) => op);
+}
+
+function isGitHooks(path: string): boolean {
+  return posix.basename(path) === 'hooks' && posix.basename(posix.dirname(path)) === '.git';
+}
+
+function isAbsoluteCanonical(path: string): boolean {
+  return path.startsWith('/') && !path.includes('\0') && (path === '/' || posix.normalize(path) === path && !path.endsWith('/'));
+}
+
+function isWithin(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
+}
