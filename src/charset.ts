@@ -94,7 +94,8 @@ export function resolveShellCharset(opts: { shellEncoding?: string }, probe: Cha
 
 /** The iconv-lite name for a Windows code page, or undefined when iconv-lite has no codec for it. */
 export function encodingForCodePage(codePage: number): string | undefined {
-  const name = CODE_PAGE_NAMES[codePage] ?? `cp${codePage}`;
+  const windowsAnsi = codePage === 874 || (codePage >= 1250 && codePage <= 1258);
+  const name = CODE_PAGE_NAMES[codePage] ?? (windowsAnsi ? `windows-${codePage}` : `cp${codePage}`);
   return iconv.encodingExists(name) ? name : undefined;
 }
 

@@ -48,6 +48,9 @@ export async function execCommand(opts: ExecOptions): Promise<ExecOutcome> {
   if (!Number.isInteger(opts.timeoutMs) || opts.timeoutMs <= 0) {
     throw new ToolwardenError('INVALID_ARGS', `timeoutMs ${opts.timeoutMs} must be a positive integer of milliseconds`);
   }
+  if (!Number.isInteger(opts.maxOutputChars) || opts.maxOutputChars < 0) {
+    throw new ToolwardenError('INVALID_ARGS', `maxOutputChars ${opts.maxOutputChars} must be a non-negative integer`);
+  }
   const started = performance.now();
   const stdout = new CappedText(opts.maxOutputChars);
   const stderr = new CappedText(opts.maxOutputChars);

@@ -82,6 +82,13 @@ describe('execCommand', () => {
   });
 
   it.each([
+    ['a zero timeout', { timeoutMs: 0 }],
+    ['a negative output cap', { maxOutputChars: -1 }],
+  ])('fails with INVALID_ARGS for %s', async (_name, extra) => {
+    await expect(run('echo hi', extra)).rejects.toMatchObject({ code: 'INVALID_ARGS' });
+  });
+
+  it.each([
     ['a missing cwd', { cwd: path.join(cwd, 'missing') }],
     ['a missing shell', { shell: { file: 'no-such-shell-tw', args: (c: string) => ['-c', c] } }],
   ])('fails with SPAWN_FAILED for %s', async (_name, extra) => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { countLiveProcessGroups, killAllProcessGroupsSync } from '../../runtime/processes/process-group.js';
 import { ProcessRegistry, type ProcessRegistryOptions } from '../../runtime/processes/process-registry.js';
 import { CHILD_ENV, SHELL, eventually, livePidsInGroup } from './helpers.js';
 
@@ -89,6 +90,17 @@ describe('ProcessRegistry', () => {
     await expect(registry.closeAll()).resolves.toBeUndefined();
   });
 
+  it('killAllProcessGroupsSync (the host exit hook) kills every tracked group', async () => {
+    const registry = makeRegistry();
+    const { processId, pid } = registry.start('sleep 60 & sleep 60; wait', cwd);
+    expect(countLiveProcessGroups()).toBeGreaterThan(0);
+    killAllProcessGroupsSync();
+    expect(countLiveProcessGroups()).toBe(0);
+    await waitForEnd(registry, processId);
+    expect(registry.status(processId)).toMatchObject({ status: 'killed', signal: 'SIGKILL' });
+    expect(await eventually(() => livePidsInGroup(pid as number).length === 0)).toBe(true);
+  });
+
   it('refuses more than maxProcesses live processes, and counts only live ones', async () => {
     const registry = makeRegistry({ maxProcesses: 1 });
     const first = registry.start('sleep 60', cwd);
@@ -113,6 +125,14 @@ describe('ProcessRegistry', () => {
     await waitForEnd(registry, processId);
     await expect(registry.write(processId, 'x')).rejects.toMatchObject({ code: 'PROCESS_EXITED' });
     expect(() => registry.logs(processId, -1)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS' }));
+  });
+
+  it('reports a write to a process that closed its stdin as PROCESS_EXITED, without crashing', async () => {
+    const registry = makeRegistry();
+    const { processId } = registry.start('exec 0<&-; echo closed; sleep 60', cwd);
+    await waitForLogs(registry, processId, 'closed');
+    await expect(registry.write(processId, 'x\n')).rejects.toMatchObject({ code: 'PROCESS_EXITED' });
+    expect(registry.status(processId).status).toBe('running');
   });
 
   it('fails with SPAWN_FAILED for a missing cwd', () => {
