@@ -95,7 +95,14 @@ export class McpConnection {
 
   #connect(): Promise<Live> {
     if (this.#closed) return Promise.reject(new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}': the connection is closed`));
-    this.#live ??= this.#start();
+    if (!this.#live) {
+      const live = this.#start();
+      this.#live = live;
+      // A failed start is not cached: the next use tries again.
+      live.catch(() => {
+        if (this.#live === live) this.#live = undefined;
+      });
+    }
     return this.#live;
   }
 
@@ -112,7 +119,6 @@ export class McpConnection {
     try {
       await client.connect(transport, { timeout: this.#connectTimeoutMs });
     } catch (error) {
-      this.#live = undefined;
       await client.close().catch(() => undefined);
       const cause = error instanceof Error ? error.message : String(error);
       const tail = stderr?.text() ? `; last stderr lines:\n${stderr.text()}` : '';

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ToolResult } from '../../src/tool-result.js';
+
+/** Path of the stdio test server. */
+export const TEST_SERVER = fileURLToPath(new URL('../fixtures/mcp/test-server.mjs', import.meta.url));
+
+/** A stdio config that runs the test server with node. */
+export function testServer(extra: { args?: string[]; env?: Record<string, string>; perUser?: boolean } = {}): {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  perUser?: boolean;
+} {
+  const config: { command: string; args: string[]; env?: Record<string, string>; perUser?: boolean } = {
+    command: process.execPath,
+    args: [TEST_SERVER, ...(extra.args ?? [])],
+  };
+  if (extra.env) config.env = extra.env;
+  if (extra.perUser !== undefined) config.perUser = extra.perUser;
+  return config;
+}
+
+/** The text of a result's first block. */
+export function textOf(result: ToolResult): string {
+  return result.content.map((block) => block.text).join('\n');
+}
+
+/** Pids of this process's live children whose command line contains `marker` (Linux /proc). */
+export function childPids(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const state = fields[0];
+      const ppid = Number(fields[1]);
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (ppid === process.pid && state !== 'Z' && cmdline.includes(marker)) pids.push(Number(name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
