@@ -38,7 +38,7 @@ export interface SpawnedGroup {
 
 /**
  * Spawns a shell command as the leader of a new process group (detached), with no inherited environment.
- * When the leader exits, whatever it left running in its group is SIGKILLed, so nothing outlives it.
+ * When the leader exits, whatever it left running in its group is SIGKILLed, so nothing outlives it (POSIX).
  */
 export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
   const argv = (opts.wrap ?? ((a: string[]) => a))([opts.shell.file, ...opts.shell.args(opts.command)]);
@@ -65,7 +65,8 @@ export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
     trackProcessGroup(pid);
     subprocess.once('exit', () => {
       exited = true;
-      killProcessGroup(pid, 'SIGKILL');
+      // Windows has no groups: taskkill /T on a dead leader's pid could hit an unrelated process reusing it.
+      if (process.platform !== 'win32') killProcessGroup(pid, 'SIGKILL');
       untrackProcessGroup(pid);
     });
   }
