@@ -1,7 +1,7 @@
 import { ToolwardenError } from '../errors.js';
 import { hasTrailingNewline, joinFileLines, splitFileLines } from './lines.js';
 import { locateHunk } from './patch-locate.js';
-import { getNewLines, getOldLines, type Hunk, type PatchOp } from './patch-types.js';
+import { getOldLines, type Hunk, type PatchOp } from './patch-types.js';
 
 /** One file change to carry out: write `content` to `path`, or delete `path`. */
 export interface PatchPlanStep {
@@ -11,8 +11,8 @@ export interface PatchPlanStep {
 }
 
 /**
- * Applies hunks to a file's content. Lines outside the hunks keep their bytes; changed lines use the file's
- * dominant line ending; the trailing newline is kept unless a hunk at the end says otherwise with a
+ * Applies hunks to a file's content. Unchanged lines (outside the hunks and their context lines) keep their bytes;
+ * added lines use the file's dominant line ending; the trailing newline is kept unless a hunk at the end says otherwise with a
  * `\ No newline at end of file` marker.
  * @throws ToolwardenError EDIT_MISMATCH when a hunk does not match, or matches ambiguously.
  */
@@ -29,9 +29,18 @@ export function applyHunks(content: string, hunks: readonly Hunk[], path: string
       outLines.push(file.lines[k] ?? '');
       outEols.push(file.eols[k] ?? '');
     }
-    for (const line of getNewLines(hunk)) {
-      outLines.push(line);
-      outEols.push(file.eol);
+    // Context lines keep the file's own text and ending: they may have matched only up to trailing whitespace.
+    let oldIndex = start;
+    for (const line of hunk.lines) {
+      if (line.kind === 'remove') oldIndex++;
+      else if (line.kind === 'add') {
+        outLines.push(line.text);
+        outEols.push(file.eol);
+      } else {
+        outLines.push(file.lines[oldIndex] ?? line.text);
+        outEols.push(file.eols[oldIndex] ?? file.eol);
+        oldIndex++;
+      }
     }
     cursor = start + oldLength;
     if (cursor === file.lines.length && (hunk.oldNoNewline || hunk.newNoNewline)) trailingNewline = !hunk.newNoNewline;

@@ -33,8 +33,3 @@ export type PatchOp =
 export function getOldLines(hunk: Hunk): string[] {
   return hunk.lines.filter((line) => line.kind !== 'add').map((line) => line.text);
 }
-
-/** The new side of a hunk: the lines that replace the old side. */
-export function getNewLines(hunk: Hunk): string[] {
-  return hunk.lines.filter((line) => line.kind !== 'remove').map((line) => line.text);
-}
