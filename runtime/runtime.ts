@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { ToolwardenError } from '../src/errors.js';
+import { ToolwardenError, toPlainError } from '../src/errors.js';
+import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import type { Capability } from '../src/capability/capability.js';
 import { narrowCapability, type NarrowRequest } from '../src/capability/narrow.js';
 import { signCapability, verifyCapability } from '../src/capability/token.js';
@@ -176,7 +177,7 @@ export class Runtime {
   readonly #sessionHost: SessionHost = {
     takeWorker: (heapMb) => this.#pool.take(heapMb),
     listTools: async (capability) => this.#listTools(capability),
-    admit: async (session, name) => this.#admit(session, name),
+    admit: async (session, name, args) => this.#admit(session, name, args),
     record: () => undefined,
     attenuate: async (parent, request) => this.#attenuate(parent, request),
     workerEnded: async (_session: Session, _end: WorkerEnd) => undefined,
@@ -194,9 +195,17 @@ export class Runtime {
     });
   }
 
-  #admit(session: Session, name: string): ToolResult | undefined {
+  #admit(session: Session, name: string, args: Record<string, unknown>): ToolResult | undefined {
     if (!session.capability.tools.includes(name)) {
       return errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${session.capability.tools.join(', ') || 'none'})`);
+    }
+    if (isBuiltinTool(name)) {
+      try {
+        validateBuiltinArgs(name, args);
+      } catch (error) {
+        const plain = toPlainError(error);
+        return errorResult(plain.code, plain.message);
+      }
     }
     return undefined;
   }

@@ -10,11 +10,8 @@ import { toPlainError } from '../src/errors.js';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../src/protocol.js';
 import { errorResult } from '../src/tool-result.js';
 import { dispatchTool } from './tool-dispatch.js';
-import { describeHostTool } from './host-tools/describe-tool.js';
-import { loadHostTools } from './host-tools/load-tools.js';
-import { restrictWorker } from './host-tools/restrict-worker.js';
-import { runHostTool } from './host-tools/run-host-tool.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
+import type { ToolInfo } from '../src/tools/tool-info.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -33,7 +30,18 @@ async function bind(message: BindMessage): Promise<void> {
   const closing = new AbortController();
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
+  let runHostTool: typeof import('./host-tools/run-host-tool.js').runHostTool | undefined;
+  let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
   if (info.toolModules.length > 0) {
+    // Host tool support (schema libraries, hooks) loads only in workers that have host tools: it doubles boot time.
+    const [{ restrictWorker }, { loadHostTools }, runner, describer] = await Promise.all([
+      import('./host-tools/restrict-worker.js'),
+      import('./host-tools/load-tools.js'),
+      import('./host-tools/run-host-tool.js'),
+      import('./host-tools/describe-tool.js'),
+    ]);
+    runHostTool = runner.runHostTool;
+    describeHostTool = describer.describeHostTool;
     restrictWorker();
     try {
       hostTools = await loadHostTools(info.toolModules);
@@ -46,13 +54,13 @@ async function bind(message: BindMessage): Promise<void> {
   const host: ToolHostApi = {
     callTool: async (name, args) => {
       const tool = hostTools.get(name);
-      if (tool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
+      if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
       if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
       return dispatchTool(name, args, fileCtx);
     },
     describeHostTools: async () => {
       if (loadFailure !== undefined) throw new Error(loadFailure);
-      return [...hostTools.values()].map(describeHostTool);
+      return describeHostTool ? [...hostTools.values()].map(describeHostTool) : [];
     },
   };
   Comlink.expose(host, nodeEndpoint(message.hostPort as MessagePort));

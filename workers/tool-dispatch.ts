@@ -2,7 +2,6 @@ import { toPlainError } from '../src/errors.js';
 import type { BrokerApi } from '../src/protocol.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import { isBuiltinTool, type BuiltinToolName } from '../src/tools/builtin-schemas.js';
-import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool, type FileToolContext } from './tools/file-tools.js';
 import { applyPatchTool } from './tools/patch-tool.js';
 
@@ -24,13 +23,13 @@ const HANDLERS: Record<BuiltinToolName, Handler> = {
 
 /**
  * Runs one tool call inside the worker. Never throws: every failure becomes an `isError` result with its code.
- * The main thread has already checked that the tool is allowed; the broker checks every request again.
+ * The main thread has already checked that the tool is allowed and validated its arguments against the tool's
+ * schema (so the worker need not load a schema library); the broker checks every request again.
  */
 export async function dispatchTool(name: string, args: Record<string, unknown>, ctx: FileToolContext): Promise<ToolResult> {
   try {
     if (isBuiltinTool(name)) {
-      const parsed = validateBuiltinArgs(name, args);
-      return await HANDLERS[name](parsed as never, ctx);
+      return await HANDLERS[name](args as never, ctx);
     }
     if (name.startsWith(MCP_PREFIX)) return await ctx.broker.mcpCall(name, args);
     return errorResult('TOOL_NOT_ALLOWED', `unknown tool '${name}'`);
