@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
 import { toFsError } from './fs-error.js';
 
@@ -35,23 +35,25 @@ export function verifyDirectory(dir: string): void {
   if (process.platform === 'win32') {
     // Windows cannot open a directory as an fd here; realpath is the best check Node offers.
     const real = realpathSync.native(dir);
-    if (real !== dir) throw swappedError(dir, real);
+    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
     return;
   }
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
+    // O_DIRECTORY with O_NOFOLLOW on a symlink fails with ENOTDIR on Linux, ELOOP elsewhere.
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) throw swappedError(dir, 'a symlink');
     throw toFsError(error, 'open directory', dir);
   }
   try {
     const real = getFdRealPath(fd, dir);
-    if (real !== dir) throw swappedError(dir, real);
+    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
   } finally {
     closeSync(fd);
   }
 }
 
-function swappedError(dir: string, real: string): ToolwardenError {
-  return new ToolwardenError('BLOCKED_PATH', `directory ${dir} now resolves to ${real} (a component was swapped for a symlink after the check)`);
+function swappedError(dir: string, now: string): ToolwardenError {
+  return new ToolwardenError('BLOCKED_PATH', `directory ${dir} is now ${now}: a component was swapped for a symlink after the check`);
 }

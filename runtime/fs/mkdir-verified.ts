@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, rmdirSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
@@ -9,9 +9,10 @@ import type { IsAllowed } from './open-verified.js';
 /**
  * Creates a directory and its missing parents one level at a time, like `mkdir -p`. The nearest existing
  * ancestor must still be reached without symlinks, and each directory created is re-verified through its own fd
- * (its real path must be itself and pass `isAllowed`); one that is not is removed again (when empty) and the call
- * refused (BLOCKED_PATH or OUTSIDE_WORKSPACE). An existing directory is verified the same way. Throws CONFLICT
- * when a file is in the way, SYMLINK_LOOP when a link was swapped in.
+ * (it must pass `isAllowed` and its real path must be itself) before the next is made inside it; the first that
+ * is not stops the call (OUTSIDE_WORKSPACE or BLOCKED_PATH). Directories already made are left in place: after a
+ * swap, removing "ours" by path could remove someone else's. An existing directory is verified the same way.
+ * Throws CONFLICT when a file is in the way, SYMLINK_LOOP when a link was swapped in.
  */
 export function mkdirVerified(checked: CheckedPath, isAllowed: IsAllowed): void {
   const missing: string[] = [];
@@ -29,13 +30,8 @@ export function mkdirVerified(checked: CheckedPath, isAllowed: IsAllowed): void 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(error, 'create directory', dir);
       statEntry(dir);
     }
-    try {
-      verifyDirectory(dir);
-      checkAllowed(dir, isAllowed);
-    } catch (error) {
-      removeEmptyQuietly(dir);
-      throw error;
-    }
+    checkAllowed(dir, isAllowed);
+    verifyDirectory(dir);
   }
 }
 
@@ -53,12 +49,4 @@ function statEntry(p: string): Stats | undefined {
 
 function checkAllowed(dir: string, isAllowed: IsAllowed): void {
   if (!isAllowed(dir)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot create directory ${dir}: this session may not write it`);
-}
-
-function removeEmptyQuietly(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // Not empty or already replaced: leave it rather than remove something that is not ours.
-  }
 }

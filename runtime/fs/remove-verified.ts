@@ -13,8 +13,6 @@ import type { IsAllowed } from './open-verified.js';
  * OUTSIDE_WORKSPACE when `isAllowed` refuses it.
  */
 export function removeVerified(checked: CheckedPath, isAllowed: IsAllowed): void {
-  verifyDirectory(path.dirname(checked));
-  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot delete ${checked}: this session may not write it`);
   let stat: Stats | undefined;
   try {
     stat = lstatSync(checked, { throwIfNoEntry: false });
@@ -24,6 +22,9 @@ export function removeVerified(checked: CheckedPath, isAllowed: IsAllowed): void
   if (stat === undefined) throw new ToolwardenError('NOT_FOUND', `cannot delete ${checked}: no such file`);
   if (stat.isSymbolicLink()) throw new ToolwardenError('SYMLINK_LOOP', `cannot delete ${checked}: it became a symlink after it was checked`);
   if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `cannot delete ${checked}: it is a directory (only files are deleted here)`);
+  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot delete ${checked}: this session may not write it`);
+  // Node has no unlinkat: verifying the parent last leaves the smallest window before the path-based unlink.
+  verifyDirectory(path.dirname(checked));
   try {
     unlinkSync(checked);
   } catch (error) {

@@ -21,8 +21,9 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  */
 export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array, isAllowed: IsAllowed): void {
   const dir = path.dirname(checked);
-  verifyTarget(checked, dir, isAllowed);
   const existing = statExistingFile(checked);
+  checkAllowed(checked, isAllowed);
+  verifyDirectory(dir);
   const temp = path.join(dir, `.${path.basename(checked).slice(0, 100)}.${randomBytes(6).toString('hex')}.tw-tmp`);
   let fd: number;
   try {
@@ -41,7 +42,9 @@ export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array,
     } finally {
       closeSync(fd);
     }
-    verifyTarget(checked, dir, isAllowed);
+    checkAllowed(checked, isAllowed);
+    // Node has no renameat: verifying the directory last leaves the smallest window before the path-based rename.
+    verifyDirectory(dir);
     renameSync(temp, checked);
   } catch (error) {
     removeQuietly(temp);
@@ -50,8 +53,7 @@ export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array,
   syncDirectory(dir);
 }
 
-function verifyTarget(checked: string, dir: string, isAllowed: IsAllowed): void {
-  verifyDirectory(dir);
+function checkAllowed(checked: string, isAllowed: IsAllowed): void {
   if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot write ${checked}: this session may not write it`);
 }
 

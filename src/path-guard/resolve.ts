@@ -52,7 +52,7 @@ export function resolveForWrite(input: unknown, scope: PathScope, flavour: Platf
 }
 
 function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath): void {
-  const via = p === lexical ? `${p}` : `${lexical} -> ${p} (through a symlink)`;
+  const via = p === lexical ? p : `${lexical} -> ${p} (through a symlink)`;
   if (isMagicPath(p, flavour)) {
     throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
   }

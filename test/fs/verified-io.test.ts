@@ -1,0 +1,230 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolwardenError } from '../../src/errors.js';
+import { resolveForWrite, resolveReadablePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import {
+  createNodeGuardFs,
+  createReadCheck,
+  createWriteCheck,
+  mkdirVerified,
+  openVerified,
+  readFileVerified,
+  removeVerified,
+  writeFileAtomic,
+} from '../../runtime/fs/index.js';
+import { createTempTree, removeTempTree } from '../path-guard/temp-tree.js';
+
+let base = '';
+let scope: PathScope;
+const fs = createNodeGuardFs();
+
+beforeEach(() => {
+  base = createTempTree({ 'ws/f.txt': 'inside', 'ws/d/f.txt': 'inside d', 'ws/p/q/keep': 'x', 'outside/secret.txt': 'secret', 'outside/d/f.txt': 'outside d', 'outside/q/keep': 'x' });
+  scope = { workspaceRoot: path.join(base, 'ws'), readRoots: [], allowOutsideWorkspace: false, excludedPaths: [] };
+});
+afterEach(() => removeTempTree(base));
+
+const forWrite = (p: string) => resolveForWrite(p, scope, path.posix, fs);
+const forRead = (p: string) => resolveReadablePath(p, scope, path.posix, fs);
+const codeOf = (call: () => unknown) => {
+  try {
+    call();
+    return 'ok';
+  } catch (error) {
+    if (error instanceof ToolwardenError) return error.code;
+    throw error;
+  }
+};
+
+/** Swaps the checked file for a symlink to the outside secret, as an attacker racing the broker would. */
+function swapFileForLink(checked: string): void {
+  unlinkSync(checked);
+  symlinkSync(path.join(base, 'outside/secret.txt'), checked);
+}
+
+/** Swaps a workspace directory for a symlink to an outside directory with the same layout. */
+function swapDirForLink(relative: string, outside: string): void {
+  const dir = path.join(base, 'ws', relative);
+  renameSync(dir, `${dir}-moved`);
+  symlinkSync(path.join(base, 'outside', outside), dir);
+}
+
+describe('the race: a path changed between check and use', () => {
+  const operations: [string, (checked: CheckedPath) => unknown][] = [
+    ['openVerified read', (c) => closeSync(openVerified(c, 'read', createReadCheck(scope)))],
+    ['openVerified write', (c) => closeSync(openVerified(c, 'write', createWriteCheck(scope)))],
+    ['readFileVerified', (c) => readFileVerified(c, createReadCheck(scope))],
+    ['writeFileAtomic', (c) => writeFileAtomic(c, 'pwned', createWriteCheck(scope))],
+    ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope))],
+  ];
+
+  it.each(operations)('%s refuses a file swapped for a symlink', (_name, operate) => {
+    const checked = forWrite('f.txt');
+    swapFileForLink(checked);
+    expect(codeOf(() => operate(checked))).toBe('SYMLINK_LOOP');
+    expect(readFileSync(path.join(base, 'outside/secret.txt'), 'utf8')).toBe('secret');
+  });
+
+  it.each(operations)('%s refuses a parent directory swapped for a symlink', (name, operate) => {
+    const checked = forWrite('d/f.txt');
+    swapDirForLink('d', 'd');
+    const code = codeOf(() => operate(checked));
+    expect(code).toBe(name.includes('read') && !name.includes('write') ? 'NOT_READABLE' : 'OUTSIDE_WORKSPACE');
+    expect(readFileSync(path.join(base, 'outside/d/f.txt'), 'utf8')).toBe('outside d');
+    expect(readdirSync(path.join(base, 'outside/d'))).toEqual(['f.txt']);
+  });
+
+  it.each(operations)('%s works when nothing was swapped (near miss)', (_name, operate) => {
+    const checked = forWrite('d/f.txt');
+    expect(codeOf(() => operate(checked))).toBe('ok');
+  });
+
+  it('mkdirVerified refuses when an existing parent was swapped for a link', () => {
+    const checked = forWrite('p/q/new/deeper');
+    swapDirForLink('p', '.');
+    expect(codeOf(() => mkdirVerified(checked, createWriteCheck(scope)))).toBe('BLOCKED_PATH');
+    expect(existsSync(path.join(base, 'outside/q/new'))).toBe(false);
+  });
+});
+
+describe('the race injected from inside isAllowed (between the checks and the path-based call)', () => {
+  /** A check that passes, then swaps `relative` for a link to an outside twin: the attacker wins the race after it. */
+  function swappingCheck(relative: string, outside: string) {
+    let swapped = false;
+    return () => {
+      if (!swapped) {
+        swapped = true;
+        swapDirForLink(relative, outside);
+      }
+      return true;
+    };
+  }
+
+  it('writeFileAtomic refuses, writes nothing outside and removes its temp file', () => {
+    const checked = forWrite('d/f.txt');
+    expect(codeOf(() => writeFileAtomic(checked, 'pwned', swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
+    expect(readdirSync(path.join(base, 'outside/d'))).toEqual(['f.txt']);
+    expect(readFileSync(path.join(base, 'outside/d/f.txt'), 'utf8')).toBe('outside d');
+  });
+
+  it('removeVerified refuses and deletes nothing outside', () => {
+    const checked = forWrite('d/f.txt');
+    expect(codeOf(() => removeVerified(checked, swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
+    expect(existsSync(path.join(base, 'outside/d/f.txt'))).toBe(true);
+  });
+
+  it('mkdirVerified refuses the created directory that landed outside', () => {
+    const checked = forWrite('p/q/n1/n2');
+    mkdirSync(path.join(base, 'outside/q/n1'));
+    expect(codeOf(() => mkdirVerified(checked, swappingCheck('p', '.')))).toBe('BLOCKED_PATH');
+    expect(readdirSync(path.join(base, 'outside/q/n1'))).toEqual([]);
+  });
+});
+
+describe('openVerified and readFileVerified', () => {
+  it('reads a checked file', () => {
+    expect(readFileVerified(forRead('f.txt'), createReadCheck(scope)).toString()).toBe('inside');
+  });
+
+  it.each([
+    ['a missing file', 'nope.txt', 'NOT_FOUND'],
+    ['a directory', 'd', 'CONFLICT'],
+  ])('refuses %s', (_name, input, expected) => {
+    expect(codeOf(() => readFileVerified(forRead(input), createReadCheck(scope)))).toBe(expected);
+  });
+
+  it('refuses a FIFO without blocking', () => {
+    execFileSync('mkfifo', [path.join(base, 'ws/pipe')]);
+    expect(codeOf(() => openVerified(forRead('pipe'), 'read', createReadCheck(scope)))).toBe('UNSUPPORTED_FILE');
+  });
+
+  it('refuses when isAllowed says no, and names the real path', () => {
+    expect(() => openVerified(forRead('f.txt'), 'read', () => false)).toThrow(/f\.txt reached .*f\.txt when opened/);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('creates a new file and leaves no temp file', () => {
+    writeFileAtomic(forWrite('d/new.txt'), 'hello', createWriteCheck(scope));
+    expect(readFileSync(path.join(base, 'ws/d/new.txt'), 'utf8')).toBe('hello');
+    expect(readdirSync(path.join(base, 'ws/d')).sort()).toEqual(['f.txt', 'new.txt']);
+  });
+
+  it('replaces a file and keeps its mode', () => {
+    chmodSync(path.join(base, 'ws/f.txt'), 0o640);
+    writeFileAtomic(forWrite('f.txt'), new Uint8Array([104, 105]), createWriteCheck(scope));
+    expect(readFileSync(path.join(base, 'ws/f.txt'), 'utf8')).toBe('hi');
+    expect(statSync(path.join(base, 'ws/f.txt')).mode & 0o777).toBe(0o640);
+  });
+
+  it('removes its temp file when the check before the rename fails', () => {
+    let calls = 0;
+    const flaky = () => (calls += 1) === 1;
+    expect(codeOf(() => writeFileAtomic(forWrite('d/f.txt'), 'new', flaky))).toBe('OUTSIDE_WORKSPACE');
+    expect(readdirSync(path.join(base, 'ws/d'))).toEqual(['f.txt']);
+    expect(readFileSync(path.join(base, 'ws/d/f.txt'), 'utf8')).toBe('inside d');
+  });
+
+  it('refuses a directory at the target', () => {
+    expect(codeOf(() => writeFileAtomic(forWrite('d'), 'x', createWriteCheck(scope)))).toBe('CONFLICT');
+  });
+
+  it('refuses when the parent does not exist', () => {
+    expect(codeOf(() => writeFileAtomic(forWrite('missing/x.txt'), 'x', createWriteCheck(scope)))).toBe('NOT_FOUND');
+  });
+});
+
+describe('mkdirVerified', () => {
+  it('creates missing parents one by one', () => {
+    mkdirVerified(forWrite('a/b/c'), createWriteCheck(scope));
+    expect(statSync(path.join(base, 'ws/a/b/c')).isDirectory()).toBe(true);
+  });
+
+  it('accepts an existing directory', () => {
+    expect(codeOf(() => mkdirVerified(forWrite('d'), createWriteCheck(scope)))).toBe('ok');
+  });
+
+  it('refuses a file in the way', () => {
+    expect(codeOf(() => mkdirVerified(forWrite('f.txt/sub'), createWriteCheck(scope)))).toBe('CONFLICT');
+  });
+
+  it('stops at the first created directory isAllowed refuses', () => {
+    const refuseY = (p: string) => !p.endsWith('/y');
+    expect(codeOf(() => mkdirVerified(forWrite('x/y/z'), refuseY))).toBe('OUTSIDE_WORKSPACE');
+    expect(existsSync(path.join(base, 'ws/x/y'))).toBe(true);
+    expect(existsSync(path.join(base, 'ws/x/y/z'))).toBe(false);
+  });
+});
+
+describe('removeVerified', () => {
+  it.each([
+    ['a file', 'f.txt', 'ok'],
+    ['a missing file', 'nope', 'NOT_FOUND'],
+    ['a directory', 'd', 'CONFLICT'],
+  ])('%s', (_name, input, expected) => {
+    expect(codeOf(() => removeVerified(forWrite(input), createWriteCheck(scope)))).toBe(expected);
+  });
+});
+
+describe('createNodeGuardFs and the scope checks', () => {
+  it('reports missing entries, entries under a file and links', () => {
+    mkdirSync(path.join(base, 'ws/e'));
+    symlinkSync('f.txt', path.join(base, 'ws/link'));
+    writeFileSync(path.join(base, 'ws/e/g'), '');
+    expect(fs.lstat(path.join(base, 'ws/nope'))).toBeUndefined();
+    expect(fs.lstat(path.join(base, 'ws/f.txt/x'))).toBeUndefined();
+    expect(fs.lstat(path.join(base, 'ws/link'))?.isSymbolicLink()).toBe(true);
+    expect(fs.readlink(path.join(base, 'ws/link'))).toBe('f.txt');
+  });
+
+  it.each([
+    ['write check: inside', createWriteCheck, 'ws/f.txt', true],
+    ['write check: outside', createWriteCheck, 'outside/secret.txt', false],
+    ['read check: inside', createReadCheck, 'ws/f.txt', true],
+    ['read check: outside', createReadCheck, 'outside/secret.txt', false],
+  ])('%s', (_name, create, relative, expected) => {
+    expect(create(scope)(path.join(base, relative))).toBe(expected);
+  });
+});
