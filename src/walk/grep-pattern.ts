@@ -1,0 +1,46 @@
+import { ToolwardenError } from '../errors.js';
+
+/** A grep pattern compiled for line-by-line matching, with an optional whole-file scanner that finds candidates fast. */
+export interface GrepPattern {
+  /** Tests one line (without its line break). */
+  readonly line: RegExp;
+  /**
+   * Global multiline twin of `line`, run over a whole file to jump to candidate lines. Absent when the pattern has
+   * lookarounds, whose result can differ once the neighbouring lines are visible.
+   */
+  readonly scan: RegExp | undefined;
+}
+
+const LOOKAROUND = /\(\?<?[=!]/;
+
+/**
+ * Compiles a grep pattern. Unicode mode is tried first (so `.` takes whole code points); a pattern valid only
+ * without it (like `a{`) is accepted in legacy mode.
+ * @throws ToolwardenError INVALID_ARGS when the pattern is empty, has a NUL byte or is not a valid regular expression.
+ */
+export function compileGrepPattern(pattern: string, ignoreCase = false): GrepPattern {
+  if (typeof pattern !== 'string' || pattern.length === 0) {
+    throw new ToolwardenError('INVALID_ARGS', 'grep pattern must be a non-empty regular expression string');
+  }
+  const base = ignoreCase ? 'i' : '';
+  const flags = compileFlags(pattern, base);
+  return {
+    line: new RegExp(pattern, flags),
+    scan: LOOKAROUND.test(pattern) ? undefined : new RegExp(pattern, `${flags}gm`),
+  };
+}
+
+function compileFlags(pattern: string, base: string): string {
+  try {
+    new RegExp(pattern, `${base}u`);
+    return `${base}u`;
+  } catch (unicodeError) {
+    try {
+      new RegExp(pattern, base);
+      return base;
+    } catch {
+      const reason = unicodeError instanceof Error ? unicodeError.message : String(unicodeError);
+      throw new ToolwardenError('INVALID_ARGS', `grep pattern '${pattern}' is not a valid JavaScript regular expression: ${reason}`);
+    }
+  }
+}
