@@ -61,6 +61,7 @@ describe('parsePatch: *** Begin Patch format', () => {
       patch: envelope('*** Add File: n.txt', '+n', '', '*** Delete File: d.txt', '', '*** Update File: u.txt', '-u', '+U', '').replace(/\n/g, '\r\n'),
       ops: [{ kind: 'add', path: 'n.txt', content: 'n\n' }, { kind: 'delete', path: 'd.txt' }, { kind: 'update', path: 'u.txt', hunks: [hunk(['-u', '+U'])] }],
     },
+    { name: 'inside a Markdown fence', patch: `\`\`\`\n${envelope('*** Delete File: a')}\`\`\`\n`, ops: [{ kind: 'delete', path: 'a' }] },
     {
       name: 'marker lines with stray whitespace',
       patch: '\n  *** Begin Patch  \n*** Delete File:   spaced name.txt  \n *** End Patch\n\n',
@@ -160,6 +161,11 @@ describe('parsePatch: unified diffs', () => {
       name: 'bare @@ header and empty context lines',
       patch: ['--- a/f', '+++ b/f', '@@', ' a', '', '-b', '+c', '', ''].join('\n'),
       ops: [{ kind: 'update', path: 'f', hunks: [hunk([' a', ' ', '-b', '+c'])] }],
+    },
+    {
+      name: 'inside a Markdown diff fence',
+      patch: ['```diff', '--- a/f', '+++ b/f', '@@ -1,2 +1,2 @@', '-a', '+b', ' c', '```'].join('\n'),
+      ops: [{ kind: 'update', path: 'f', hunks: [hunk(['-a', '+b', ' c'], { oldStart: 1 })] }],
     },
     {
       name: 'quoted git names',

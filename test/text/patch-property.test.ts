@@ -45,8 +45,12 @@ function diffFiles(path: string, before: TextFile, after: TextFile): string {
 
 // Few distinct lines, so blocks repeat and placement must rely on the line numbers; characters that mean
 // something in patches (`-`, `+`, `@@`, `\`, `***`) appear at line starts.
-const lineArb = fc.oneof(fc.constantFrom('', 'x', '}', '-- ', '+', '@@ a', '\\', '*** End Patch', '  indented'), fc.string({ maxLength: 6 }).map((s) => s.replace(/[\r\n]/g, '')));
-const fileArb = fc.record({ lines: fc.array(lineArb, { maxLength: 25 }), finalNewline: fc.boolean() }).map(canonical);
+const lineArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('x', 'y') },
+  { weight: 2, arbitrary: fc.constantFrom('', 'x ', '-- ', '+', '@@ a', '\\', '*** End Patch', '  indented') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((s) => s.replace(/[\r\n]/g, '')) },
+);
+const fileArb = fc.record({ lines: fc.array(lineArb, { maxLength: 40 }), finalNewline: fc.boolean() }).map(canonical);
 const editArb = fc.record({ kind: fc.constantFrom('replace', 'insert', 'delete'), at: fc.nat(), line: lineArb });
 
 function applyEditTo(file: TextFile, edit: { kind: string; at: number; line: string }): TextFile {
