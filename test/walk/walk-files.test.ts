@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrepRequest } from '../../src/walk/types.js';
 import { globFiles } from '../../workers/walk/glob-files.js';
@@ -106,6 +107,17 @@ describe('grepFiles', () => {
 
   it('refuses an invalid regex with INVALID_ARGS naming it', () => {
     expect(() => grepPaths({ pattern: 'a[' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGS', message: expect.stringContaining("'a['") }));
+  });
+
+  it('skips a FIFO and a link to one instead of blocking on it', () => {
+    const fifoTree = createTempTree({ 'ok.txt': 'alpha\n', 'to-fifo': { link: 'fifo' } });
+    try {
+      execFileSync('mkfifo', [fifoTree.path('fifo')]);
+      const outcome = grepFiles({ root: fifoTree.root, pattern: 'alpha', maxResults: 10, scope: { roots: [fifoTree.root] } });
+      expect(outcome.matches.map((m) => m.path)).toEqual(['ok.txt']);
+    } finally {
+      fifoTree.remove();
+    }
   });
 
   it('cuts very long lines around the match', () => {
