@@ -1,0 +1,65 @@
+import type { Cwds, Outcome } from './cwd.js';
+import { Recorder } from './recorder.js';
+import { runCommand } from './run-command.js';
+import { Scope, TooComplexError } from './scope.js';
+import type { ShellAnalysis, ShellContext, ShellParser, SyntaxNode } from './types.js';
+import { walkNode } from './walk.js';
+
+// Longer input is refused as a parse error (ask) rather than analysed.
+const MAX_COMMAND_LENGTH = 200_000;
+
+/**
+ * Finds statically what a bash command would run, read, write and remove, walking every simple command in
+ * lists, pipelines, subshells, groups, control flow, functions, substitutions and here-docs. Never throws for
+ * any input: what it cannot follow lands in `unresolved`, `unknownCommands` or `parseError`.
+ *
+ * @example
+ * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
+ */
+export function analyzeShellCommand(parser: ShellParser, command: string, ctx: ShellContext): ShellAnalysis {
+  const rec = new Recorder(ctx);
+  const scope = new Scope(ctx, parser, rec, { runCommand, walkSource });
+  let parseError: string | undefined;
+  if (command.length > MAX_COMMAND_LENGTH) {
+    parseError = `the command is longer than ${MAX_COMMAND_LENGTH} characters`;
+  } else {
+    try {
+      parseError = walkProgram(scope, command, [ctx.cwd]).error;
+    } catch (error) {
+      if (!(error instanceof TooComplexError) && !(error instanceof RangeError)) throw error;
+      parseError = error instanceof TooComplexError ? error.message : 'the command is nested too deeply to check';
+    }
+  }
+  const analysis: ShellAnalysis = {
+    commands: rec.commands,
+    accesses: rec.accesses,
+    unresolved: rec.unresolved,
+    unknownCommands: rec.unknownCommands,
+    dangerousRemovals: rec.dangerousRemovals,
+  };
+  if (parseError !== undefined) analysis.parseError = parseError;
+  return analysis;
+}
+
+function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
+  const { outcome, error } = walkProgram(scope, source, cwds);
+  if (error !== undefined) scope.rec.unresolvedWord(source, source, `the inner shell code does not parse: ${error}`);
+  return outcome;
+}
+
+function walkProgram(scope: Scope, source: string, cwds: Cwds): { outcome: Outcome; error: string | undefined } {
+  const syntax = scope.parser.parse(source);
+  const outcome = walkNode(scope, syntax.root, cwds);
+  return { outcome, error: syntax.hasError ? describeError(syntax.root) : undefined };
+}
+
+function describeError(root: SyntaxNode): string {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as SyntaxNode;
+    if (node.type === 'ERROR') return `unexpected ${JSON.stringify(node.text.slice(0, 40))}`;
+    if (node.missing) return `missing ${JSON.stringify(node.type)}`;
+    stack.push(...node.children);
+  }
+  return 'the command does not parse';
+}

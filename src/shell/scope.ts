@@ -1,0 +1,82 @@
+import type { CommandApi } from './commands/api.js';
+import { resolveFrom, type Cwds, type Outcome } from './cwd.js';
+import type { Recorder } from './recorder.js';
+import type { ShellContext, ShellParser } from './types.js';
+import type { Word } from './words.js';
+
+/** Thrown when a command is too large or too deeply nested to analyse; it becomes a parse error (ask). */
+export class TooComplexError extends Error {}
+
+// Bounds on the work one analysis may do: nodes visited and nesting of eval / bash -c.
+const MAX_STEPS = 200_000;
+const MAX_NESTING = 8;
+
+/** The state shared by one analysis: context, results, known functions, and the work budget. */
+export class Scope {
+  /** Functions defined so far, and whether calling one may change the working directory. */
+  readonly functions = new Map<string, { changesCwd: boolean }>();
+  nesting = 0;
+  private steps = 0;
+
+  constructor(
+    readonly ctx: ShellContext,
+    readonly parser: ShellParser,
+    readonly rec: Recorder,
+    private readonly hooks: {
+      runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string): Outcome;
+      walkSource(scope: Scope, source: string, cwds: Cwds): Outcome;
+    },
+  ) {}
+
+  /** Counts one step of work; throws {@link TooComplexError} past the budget. */
+  tick(): void {
+    if (++this.steps > MAX_STEPS) throw new TooComplexError('the command is too large to check');
+  }
+
+  /** Runs a simple command (already split into words) from the given directories. */
+  run(words: Word[], cwds: Cwds, text = textOf(words)): Outcome {
+    return this.hooks.runCommand(this, words, cwds, text);
+  }
+
+  /** Parses and walks shell source found inside a command (`eval`, `bash -c`). */
+  walkSource(source: string, cwds: Cwds): Outcome {
+    if (this.nesting >= MAX_NESTING) throw new TooComplexError('eval / bash -c nesting is too deep to check');
+    this.nesting++;
+    try {
+      return this.hooks.walkSource(this, source, cwds);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  /** The extractor api for one command running in `cwds`. */
+  api(cwds: Cwds, text: string, name: string): CommandApi {
+    const rec = this.rec;
+    return {
+      read: (word) => rec.access(word, 'read', cwds, text),
+      write: (word) => rec.access(word, 'write', cwds, text),
+      remove: (word, recursive) => rec.removal(word, recursive, cwds, text),
+      unresolved: (word, reason) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason),
+      unknown: () => rec.unknown(name),
+      run: (words) => {
+        this.run(words, cwds);
+      },
+      chdir: (dir) => {
+        rec.access(dir, 'read', cwds, text);
+        return this.api(changeDirectory(cwds, dir), text, name);
+      },
+    };
+  }
+}
+
+/** The directories after changing into `dir` from each of `cwds`. */
+export function changeDirectory(cwds: Cwds, dir: Word): Cwds {
+  if (dir.value === null || dir.glob) return [null];
+  const target = dir.value;
+  return [...new Set(cwds.map((cwd) => (target.startsWith('/') ? resolveFrom('/', target) : cwd === null ? null : resolveFrom(cwd, target))))];
+}
+
+/** The text of a command made of words, each argument once (brace expansion repeats the source). */
+export function textOf(words: readonly Word[]): string {
+  return words.filter((w, i) => i === 0 || words[i - 1]?.source !== w.source).map((w) => w.source).join(' ');
+}

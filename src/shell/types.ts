@@ -1,0 +1,81 @@
+import type { ErrorCode } from '../errors.js';
+
+/** One node of a parsed shell command: a plain copy of the tree-sitter-bash node, free of wasm handles. */
+export interface SyntaxNode {
+  readonly type: string;
+  /** Whether the grammar names this node (false for punctuation and operators such as `&&` or `>`). */
+  readonly named: boolean;
+  /** The field this node fills in its parent (`name`, `argument`, `redirect`, `destination`...), if any. */
+  readonly field: string | null;
+  readonly text: string;
+  /** A token the parser inserted to recover from an error. */
+  readonly missing: boolean;
+  readonly children: readonly SyntaxNode[];
+}
+
+/** A parsed shell command: the root `program` node and whether the parser had to recover from errors. */
+export interface ShellSyntax {
+  readonly root: SyntaxNode;
+  readonly hasError: boolean;
+}
+
+/** Parses bash source into a {@link ShellSyntax}; the runtime provides one backed by tree-sitter-bash. */
+export interface ShellParser {
+  parse(command: string): ShellSyntax;
+}
+
+/** Where a command runs; every path is absolute. */
+export interface ShellContext {
+  cwd: string;
+  home: string;
+  workspaceRoot: string;
+  readRoots: readonly string[];
+}
+
+/** One file a command would read or write. */
+export interface PathAccess {
+  /** The word with `~` and `$HOME` expanded, relative or absolute as written (a glob stays a pattern). */
+  path: string;
+  mode: 'read' | 'write';
+  /** The tracked working directory at that point; relative paths resolve against it. */
+  cwd: string;
+  /** The text of the simple command that accesses it. */
+  command: string;
+}
+
+/** One simple command found in the source (wrapped commands are listed on their own too). */
+export interface ShellCommandInfo {
+  name: string;
+  argv: string[];
+  text: string;
+}
+
+/** What a shell command would do, found statically. */
+export interface ShellAnalysis {
+  commands: ShellCommandInfo[];
+  accesses: PathAccess[];
+  /** Words the checker cannot resolve: expansions in a path position, `~user`, escaping globs, unknown cwd. */
+  unresolved: { word: string; command: string; reason: string }[];
+  unknownCommands: string[];
+  dangerousRemovals: { target: string; command: string; reason: string }[];
+  parseError?: string;
+}
+
+/** Checks one access; throws a ToolwardenError (OUTSIDE_WORKSPACE, NOT_READABLE, BLOCKED_PATH...) to refuse it. */
+export interface ShellPathResolver {
+  read(path: string, cwd: string): void;
+  write(path: string, cwd: string): void;
+}
+
+/** The static verdict on a shell command, before any permission rule is applied. */
+export interface ShellCheck {
+  verdict: 'allow' | 'ask' | 'deny';
+  reasons: string[];
+  code?: ErrorCode;
+  /** The path whose refusal decided a deny. */
+  decidingPath?: string;
+  /** A dangerous removal was found: the policy must ask and must not offer "always allow". */
+  dangerous: boolean;
+  /** Each simple command's text, for per-command rule matching. */
+  commands: string[];
+}

@@ -1,0 +1,262 @@
+import { FILE_TESTS } from './commands/file-ops.js';
+import { checkAssignment } from './commands/wrappers.js';
+import { sameCwds, unchanged, unionCwds, type Cwds, type Outcome } from './cwd.js';
+import type { Scope } from './scope.js';
+import type { SyntaxNode } from './types.js';
+import { evaluateWord, type Word } from './words.js';
+
+const SEQUENCES = new Set(['program', 'compound_statement', 'subshell', 'do_group', 'else_clause', 'command_substitution', 'process_substitution']);
+const COMPOUND = new Set([...SEQUENCES, 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition']);
+
+/** Walks one node, recording what it does; `trailing` are redirects the parser hung on an enclosing list. */
+export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[] = []): Outcome {
+  scope.tick();
+  if (trailing.length > 0 && COMPOUND.has(node.type)) {
+    for (const redirect of trailing) walkRedirect(scope, redirect, cwds, node.text);
+  }
+  switch (node.type) {
+    case 'command':
+      return walkCommand(scope, node, cwds, trailing);
+    case 'redirected_statement':
+      return walkRedirected(scope, node, cwds, trailing);
+    case 'list':
+      return walkList(scope, node, cwds, trailing);
+    case 'pipeline': {
+      const parts = statements(node);
+      parts.forEach((part, i) => walkNode(scope, part, cwds, i === parts.length - 1 ? trailing : []));
+      return unchanged(cwds);
+    }
+    case 'negated_command': {
+      const inner = statements(node)[0];
+      const outcome = inner ? walkNode(scope, inner, cwds, trailing) : unchanged(cwds);
+      return { ok: outcome.fail, fail: outcome.ok };
+    }
+    case 'subshell':
+    case 'command_substitution':
+    case 'process_substitution':
+      walkSequence(scope, statements(node), cwds);
+      return unchanged(cwds);
+    case 'program':
+    case 'compound_statement':
+    case 'do_group':
+    case 'else_clause':
+      return walkSequence(scope, statements(node), cwds);
+    case 'if_statement':
+      return walkIf(scope, node, cwds);
+    case 'while_statement':
+    case 'for_statement':
+    case 'c_style_for_statement':
+      return walkLoop(scope, node, cwds);
+    case 'case_statement':
+      return walkCase(scope, node, cwds);
+    case 'function_definition':
+      return walkFunction(scope, node, cwds);
+    case 'test_command':
+      return walkTest(scope, node, cwds);
+    case 'declaration_command':
+    case 'unset_command': {
+      const text = node.text;
+      scope.rec.command({ name: node.children[0]?.text ?? node.type, argv: node.children.map((c) => c.text), text });
+      walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+    }
+    case 'variable_assignment':
+      checkAssignmentNode(scope, node);
+      walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+    case 'comment':
+      return unchanged(cwds);
+    default:
+      walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+  }
+}
+
+/** Walks statements in order (`;`, `&`, newlines); a statement sent to the background leaves the cwd alone. */
+function walkSequence(scope: Scope, nodes: readonly SyntaxNode[], cwds: Cwds): Outcome {
+  let outcome = unchanged(cwds);
+  let current = cwds;
+  for (const node of nodes) {
+    const result = walkNode(scope, node, current);
+    outcome = BACKGROUND.has(node) ? unchanged(current) : result;
+    current = unionCwds(outcome.ok, outcome.fail);
+  }
+  return outcome;
+}
+
+// Lists nest to the left (`a && b || c` is `(a && b) || c`); flatten them so long chains do not recurse deeply.
+function walkList(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
+  const steps: { op: string; node: SyntaxNode }[] = [];
+  let head: SyntaxNode = node;
+  while (head.type === 'list') {
+    const [left, op, right] = head.children.filter((c) => c.type !== 'comment');
+    if (!left || !op || !right) break;
+    steps.unshift({ op: op.type, node: right });
+    head = left;
+  }
+  let outcome = walkNode(scope, head, cwds, steps.length === 0 ? trailing : []);
+  steps.forEach(({ op, node: right }, i) => {
+    const last = i === steps.length - 1 ? trailing : [];
+    if (op === '||') {
+      const result = walkNode(scope, right, outcome.fail, last);
+      outcome = { ok: unionCwds(outcome.ok, result.ok), fail: result.fail };
+    } else {
+      const result = walkNode(scope, right, outcome.ok, last);
+      outcome = { ok: result.ok, fail: unionCwds(outcome.fail, result.fail) };
+    }
+  });
+  return outcome;
+}
+
+function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
+  const body = node.children.find((c) => c.field === 'body');
+  const redirects = [...node.children.filter((c) => c !== body && c.named), ...trailing];
+  if (body && !COMPOUND.has(body.type)) return walkNode(scope, body, cwds, redirects);
+  for (const redirect of redirects) walkRedirect(scope, redirect, cwds, node.text);
+  return body ? walkNode(scope, body, cwds) : unchanged(cwds);
+}
+
+function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
+  const words: Word[] = [];
+  const wordNodes: SyntaxNode[] = [];
+  const redirects: SyntaxNode[] = [...trailing];
+  for (const child of node.children) {
+    if (child.type === 'variable_assignment') {
+      checkAssignmentNode(scope, child);
+      walkChildren(scope, child, cwds);
+    } else if (child.field === 'redirect' || child.type.endsWith('_redirect')) {
+      redirects.unshift(child);
+    } else if (child.named && child.type !== 'comment') {
+      walkNode(scope, child, cwds);
+      words.push(...evaluateWord(child, scope.ctx.home));
+      wordNodes.push(child);
+    }
+  }
+  const text = wordNodes.map((n) => n.text).join(' ');
+  for (const redirect of redirects) walkRedirect(scope, redirect, cwds, text || node.text);
+  return scope.run(words, cwds, text);
+}
+
+function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): void {
+  if (node.type === 'heredoc_redirect') {
+    for (const child of node.children) {
+      if (child.type.endsWith('_redirect')) walkRedirect(scope, child, cwds, text);
+      else walkNode(scope, child, cwds);
+    }
+    return;
+  }
+  walkChildren(scope, node, cwds);
+  if (node.type !== 'file_redirect') return;
+  const op = node.children.find((c) => !c.named)?.type ?? '>';
+  for (const destination of node.children.filter((c) => c.field === 'destination')) {
+    if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(destination.text)) continue;
+    if (op === '>&-' || op === '<&-') continue;
+    for (const word of evaluateWord(destination, scope.ctx.home)) {
+      if (op === '<' || op === '<>' || op === '<&') scope.rec.access(word, 'read', cwds, text);
+      if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text);
+    }
+  }
+}
+
+function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const results: Cwds[] = [];
+  let remaining = cwds;
+  let sawElse = false;
+  for (const clause of [node, ...node.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')]) {
+    if (clause.type === 'else_clause') {
+      const result = walkNode(scope, clause, remaining);
+      results.push(result.ok, result.fail);
+      sawElse = true;
+      continue;
+    }
+    const thenIndex = clause.children.findIndex((c) => c.type === 'then');
+    const condition = walkSequence(scope, statements(clause, 0, thenIndex), remaining);
+    const body = walkSequence(scope, statements(clause, thenIndex + 1), condition.ok);
+    results.push(body.ok, body.fail);
+    remaining = condition.fail;
+  }
+  if (!sawElse) results.push(remaining);
+  return unchanged(unionCwds(...results));
+}
+
+// A loop body runs any number of times: walk it until the possible directories stop changing.
+function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  for (const child of node.children) if (child.field === 'value' || child.field === 'initializer') walkNode(scope, child, cwds);
+  const body = node.children.find((c) => c.field === 'body');
+  const conditions = node.children.filter((c) => c.field === 'condition' && c.named);
+  let current = cwds;
+  for (let round = 0; round < 3; round++) {
+    const condition = walkSequence(scope, conditions, current);
+    const result = body ? walkNode(scope, body, unionCwds(condition.ok, condition.fail)) : unchanged(current);
+    const next = unionCwds(current, result.ok, result.fail, condition.ok, condition.fail);
+    if (sameCwds(next, current)) return unchanged(current);
+    current = round === 1 ? unionCwds(next, [null]) : next;
+  }
+  return unchanged(current);
+}
+
+function walkCase(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const results: Cwds[] = [cwds];
+  for (const child of node.children) {
+    if (child.type !== 'case_item') {
+      if (child.named) walkNode(scope, child, cwds);
+      continue;
+    }
+    const body = child.children.filter((c) => c.named && c.field !== 'value' && c.type !== 'comment');
+    const result = walkSequence(scope, body, cwds);
+    results.push(result.ok, result.fail);
+  }
+  return unchanged(unionCwds(...results));
+}
+
+function walkFunction(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const name = node.children.find((c) => c.field === 'name')?.text ?? '';
+  const body = node.children.find((c) => c.field === 'body');
+  scope.functions.set(name, { changesCwd: true });
+  const result = body ? walkNode(scope, body, cwds) : unchanged(cwds);
+  scope.functions.set(name, { changesCwd: !sameCwds(unionCwds(result.ok, result.fail), cwds) || /\b(cd|pushd|popd)\b/.test(node.text) });
+  return unchanged(cwds);
+}
+
+function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const text = node.text;
+  scope.rec.command({ name: node.children[0]?.text ?? '[', argv: [text], text });
+  const visit = (n: SyntaxNode): void => {
+    scope.tick();
+    const operator = n.children.find((c) => c.field === 'operator')?.text ?? '';
+    const operands = n.children.filter((c) => c.named && c.field !== 'operator');
+    if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
+    if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
+    for (const child of n.children) {
+      if (child.type.endsWith('_expression') || child.type === 'parenthesized_expression') visit(child);
+      else if (child.named) walkNode(scope, child, cwds);
+    }
+  };
+  visit(node);
+  return unchanged(cwds);
+}
+
+function readWord(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): void {
+  for (const word of evaluateWord(node, scope.ctx.home)) scope.rec.access(word, 'read', cwds, text);
+}
+
+function checkAssignmentNode(scope: Scope, node: SyntaxNode): void {
+  const name = node.children.find((c) => c.field === 'name')?.text ?? '';
+  checkAssignment({ source: node.text, value: `${name}=`, pattern: '', glob: false, pipe: false, reason: '' }, (word, reason) => scope.rec.unresolvedWord(word.source, node.text, reason));
+}
+
+function walkChildren(scope: Scope, node: SyntaxNode, cwds: Cwds): void {
+  for (const child of node.children) if (child.named) walkNode(scope, child, cwds);
+}
+
+// Statements followed by `&`; they run in a subshell, so a cd in them does not move the script.
+const BACKGROUND = new WeakSet<SyntaxNode>();
+
+/** The statement children of a node (named, not comments, not if-clauses), optionally between two child indexes. */
+function statements(node: SyntaxNode, from = 0, to = node.children.length): SyntaxNode[] {
+  const slice = node.children.slice(from, to === -1 ? node.children.length : to);
+  slice.forEach((child, i) => {
+    if (slice[i + 1]?.type === '&') BACKGROUND.add(child);
+  });
+  return slice.filter((c) => c.named && c.type !== 'comment' && c.type !== 'elif_clause' && c.type !== 'else_clause');
+}

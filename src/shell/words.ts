@@ -1,0 +1,119 @@
+import { escapeLiteral, expandBraces, hasGlob, unescapePattern } from './patterns.js';
+import type { SyntaxNode } from './types.js';
+
+/** One word of a command after brace expansion. */
+export interface Word {
+  /** The source text of the argument the word came from. */
+  source: string;
+  /** The literal value (glob characters kept as written), or null when it is only known at run time. */
+  value: string | null;
+  /** The escaped pattern form of the value (see patterns.ts); empty when value is null. */
+  pattern: string;
+  glob: boolean;
+  /** A process substitution: a pipe (`/dev/fd/N`), not a file of the workspace. */
+  pipe: boolean;
+  /** Why the value is unknown; empty when it is known. */
+  reason: string;
+}
+
+type Piece = { pattern: string } | { reason: string } | { pipe: true };
+
+/** Evaluates an argument node to its words: quotes removed, `~` and `$HOME` expanded, braces expanded. */
+export function evaluateWord(node: SyntaxNode, home: string): Word[] {
+  const piece = evaluatePiece(node, home, true);
+  if ('pipe' in piece) return [{ source: node.text, value: '/dev/fd/63', pattern: '', glob: false, pipe: true, reason: '' }];
+  if ('reason' in piece) return [dynamicWord(node.text, piece.reason)];
+  const patterns = expandBraces(piece.pattern);
+  if (patterns === null) return [dynamicWord(node.text, 'the brace expansion makes too many words')];
+  return patterns.map((pattern) => ({ source: node.text, value: unescapePattern(pattern), pattern, glob: hasGlob(pattern), pipe: false, reason: '' }));
+}
+
+/** A word whose value is only known at run time. */
+export function dynamicWord(source: string, reason: string): Word {
+  return { source, value: null, pattern: '', glob: false, pipe: false, reason };
+}
+
+function evaluatePiece(node: SyntaxNode, home: string, first: boolean): Piece {
+  switch (node.type) {
+    case 'word':
+    case 'command_name':
+      if (node.type === 'command_name' && node.children[0]) return evaluatePiece(node.children[0], home, first);
+      return unquotedWord(node.text, home, first);
+    case 'number':
+    case 'brace_expression':
+    case 'extglob_pattern':
+    case 'regex':
+      return { pattern: node.text };
+    case 'raw_string':
+      return { pattern: escapeLiteral(node.text.slice(1, -1)) };
+    case 'string':
+    case 'translated_string':
+      return concatenate(node.children.filter((c) => c.named), home, false, true);
+    case 'string_content':
+      return { pattern: escapeLiteral(unescapeDoubleQuoted(node.text)) };
+    case 'concatenation':
+      return concatenate(node.children, home, first, false);
+    case 'simple_expansion':
+    case 'expansion':
+      return expandVariable(node, home);
+    case 'process_substitution':
+      return { pipe: true };
+    case 'unary_expression':
+      // Inside `[ ]` and `[[ ]]` the grammar reads `~/x` as bitwise-not applied to `/x`.
+      if (node.children[0]?.type === '~') return unquotedWord(node.text, home, first);
+      return { reason: `${node.text} is an expression, not a word` };
+    case 'command_substitution':
+      return { reason: `the command substitution ${node.text} is only known at run time` };
+    default:
+      return { reason: `${node.text} (${node.type.replace(/_/g, ' ')}) is only known at run time` };
+  }
+}
+
+function concatenate(children: readonly SyntaxNode[], home: string, first: boolean, quoted: boolean): Piece {
+  let pattern = '';
+  for (const [i, child] of children.entries()) {
+    if (!child.named) {
+      if (child.type !== '"') pattern += quoted ? escapeLiteral(child.text) : child.text;
+      continue;
+    }
+    const piece = evaluatePiece(child, home, first && i === 0);
+    if (!('pattern' in piece)) return 'pipe' in piece ? { reason: `${child.text} is a pipe joined to other text` } : piece;
+    pattern += piece.pattern;
+  }
+  return { pattern };
+}
+
+function expandVariable(node: SyntaxNode, home: string): Piece {
+  const named = node.children.filter((c) => c.named);
+  const plain = node.children.every((c) => c.named ? c.type === 'variable_name' : ['$', '${', '}'].includes(c.type));
+  if (plain && named.length === 1 && named[0]?.text === 'HOME') return { pattern: escapeLiteral(home) };
+  return { reason: `the variable ${node.text} is only known at run time` };
+}
+
+function unquotedWord(text: string, home: string, first: boolean): Piece {
+  let rest = text;
+  let pattern = '';
+  if (first && rest.startsWith('~')) {
+    const end = rest.indexOf('/') === -1 ? rest.length : rest.indexOf('/');
+    const prefix = rest.slice(0, end);
+    if (prefix !== '~') return { reason: `${prefix} names another user's home or a directory stack entry` };
+    pattern = escapeLiteral(home);
+    rest = rest.slice(end);
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i] as string;
+    if (c !== '\\') {
+      pattern += c;
+    } else if (rest[i + 1] === '\n') {
+      i++;
+    } else if (i + 1 < rest.length) {
+      pattern += escapeLiteral(rest[i + 1] as string);
+      i++;
+    }
+  }
+  return { pattern };
+}
+
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
