@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ToolwardenError, toPlainError } from '../src/errors.js';
-import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import type { Capability } from '../src/capability/capability.js';
 import { narrowCapability, type NarrowRequest } from '../src/capability/narrow.js';
 import { signCapability, verifyCapability } from '../src/capability/token.js';
@@ -9,62 +8,68 @@ import { isInside } from '../src/path-guard/index.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
+import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
+import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
+import { narrowPermissions, validatePermissionSpec, type Decision } from '../src/policy/index.js';
+import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig } from '../src/tenants/index.js';
+import { createAuditSink } from './audit/index.js';
+import { describeCall } from './call-subject.js';
+import { assertMcpConfigured } from './mcp-access.js';
+import { McpHub } from './mcp/index.js';
+import { PolicyGate } from './policy/policy-gate.js';
+import { createHostCharsetProbe, resolveShell } from './processes/index.js';
+import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
+import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
 import { WalkPool } from './walk/index.js';
-import { createBroker } from './broker/broker.js';
-import { SessionPaths } from './broker/session-paths.js';
-import { WriteQuota } from './broker/write-quota.js';
-import { Session, type SessionHost } from './session.js';
+import { Session, type Admission, type SessionHost } from './session.js';
+import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
-import type { WorkerEnd } from './workers/bound-worker.js';
 
-/** Options of {@link createRuntime}. */
-export interface RuntimeOptions {
-  /** Key that signs capability tokens (32+ bytes). @default 32 random bytes, so tokens are valid in this runtime only */
-  key?: Uint8Array | string;
-  /** Idle workers kept started for fast session opens. @default 2 */
-  idleWorkers?: number;
-  /** Sessions open at once in this runtime. @default 1024 */
-  maxSessions?: number;
-  /** Default OS sandbox mode for sessions. @default 'auto' */
-  sandbox?: 'auto' | 'required' | 'off';
-  /** Host tool modules (paths relative to the process cwd, or file URLs) loaded in every session worker. */
-  toolModules?: readonly string[];
-}
+export type { RuntimeOptions } from './runtime-options.js';
 
 const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 
-/** Per-session state the runtime keeps beside the session object. */
-interface SessionRecord {
-  session: Session;
-}
-
 /**
- * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers and owns every session's broker.
+ * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and
+ * every MCP connection, and applies the host's rules, approvals and audit.
  * @example
  * const rt = await createRuntime();
  * const s = await rt.openSession({ workspaceRoot: '.', tools: ['read_file'] });
  */
 export class Runtime {
   readonly #key: Uint8Array;
-  readonly #pool: WorkerPool;
-  readonly #walk: WalkPool;
-  readonly #sessions = new Map<string, SessionRecord>();
   readonly #options: RuntimeOptions;
+  readonly #pool: WorkerPool;
+  readonly #services: RuntimeServices;
+  readonly #sessions = new Map<string, { session: Session; services: SessionServices }>();
   readonly #runtimeModules: readonly string[];
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
+  #sandboxDetection: Promise<SandboxDetection> | undefined;
   #closed = false;
 
   /** @internal use {@link createRuntime} */
   constructor(options: RuntimeOptions) {
     this.#options = options;
     this.#key = normalizeKey(options.key);
-    this.#pool = new WorkerPool({ size: options.idleWorkers ?? 2, heapMb: DEFAULT_LIMITS.workerHeapMb });
-    this.#walk = new WalkPool();
+    const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);
+    const tenants = options.tenants === undefined ? undefined : typeof options.tenants === 'function' ? options.tenants : validateTenants(options.tenants, Object.keys(mcpServers ?? {}));
+    const permissions = options.permissions === undefined ? undefined : validatePermissionSpec(options.permissions, 'createRuntime permissions');
     this.#runtimeModules = toModuleUrls(options.toolModules ?? []);
+    this.#services = {
+      gate: new PolicyGate(permissions, options.approve),
+      audit: createAuditSink(options.audit),
+      walk: new WalkPool(),
+      mcp: mcpServers ? new McpHub(mcpServers, tenants) : undefined,
+      shell: resolveShell(process.platform, options.shell),
+      charsetProbe: createHostCharsetProbe(),
+      sandboxFor: (mode) => this.#sandboxFor(mode),
+    };
+    this.#pool = new WorkerPool({ size: options.idleWorkers ?? 2, heapMb: DEFAULT_LIMITS.workerHeapMb });
   }
 
   /** @internal loads the runtime's host tool modules once, so a bad module fails createRuntime. */
@@ -77,7 +82,7 @@ export class Runtime {
     return this.#sessions.size;
   }
 
-  /** Signs a capability token for the given options, to open a session with later (or elsewhere in this runtime). */
+  /** Signs a capability token for the given options, to open a session with later in a runtime sharing the key. */
   async mintToken(options: SessionOptions): Promise<string> {
     this.#assertOpen();
     if (options.token !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'mintToken takes capability options, not a token');
@@ -86,7 +91,8 @@ export class Runtime {
   }
 
   /**
-   * Opens a session from options or from a token. A tampered, expired or foreign token throws TOKEN_INVALID.
+   * Opens a session from options or from a token. A tampered, expired or foreign token throws TOKEN_INVALID;
+   * a user asking for more than their tenant allows throws ESCALATION.
    * @example await rt.openSession({ workspaceRoot: '/repo', tools: ['read_file', 'grep'] })
    */
   async openSession(options: SessionOptions): Promise<Session> {
@@ -107,19 +113,37 @@ export class Runtime {
     return this.#open(capability, token);
   }
 
-  /** Closes every session and the worker pools. Idempotent. */
+  /** Closes every session (killing their processes), the worker pools and the MCP connections. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([...this.#sessions.values()].map((record) => record.session.close()));
-    await Promise.all([this.#pool.close(), this.#walk.close()]);
+    await Promise.all([...this.#sessions.values()].map(({ session }) => session.close()));
+    await Promise.all([this.#pool.close(), this.#services.walk.close(), this.#services.mcp?.close()]);
+    await this.#services.audit.close();
   }
 
+  /** Validates options against the user's tenant and builds the capability. */
   async #capabilityFrom(options: SessionOptions): Promise<Capability> {
+    const tenant = resolveTenant(this.#options.tenants, options.user);
+    const bound = bindSessionToTenant(
+      { ...(options.tools ? { tools: [...options.tools] } : {}), ...(options.mcpServers ? { mcpServers: [...options.mcpServers] } : {}) },
+      tenant,
+      options.user,
+    );
     const capability = buildCapability(
-      { ...options, ...(options.toolModules ? { toolModules: toModuleUrls(options.toolModules) } : {}) },
+      {
+        ...options,
+        ...(bound.tools ? { tools: bound.tools } : {}),
+        mcpServers: bound.mcpServers,
+        ...(options.workspaceRoot === undefined && tenant?.workspaceRoot ? { workspaceRoot: tenant.workspaceRoot } : {}),
+        ...(options.readRoots === undefined && tenant?.readRoots ? { readRoots: tenant.readRoots } : {}),
+        ...(options.toolModules ? { toolModules: toModuleUrls(options.toolModules) } : {}),
+        ...(options.permissions ? { permissions: validatePermissionSpec(options.permissions, 'openSession permissions') } : {}),
+      },
       { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules },
     );
+    assertMcpConfigured(this.#services.mcp, capability);
+    parseMcpEntries(capability.mcpServers, this.#services.mcp?.serverIds ?? []);
     const hostTools = await this.#hostTools(capability.toolModules);
     for (const tool of capability.tools) {
       if (!isBuiltinTool(tool) && !hostTools.has(tool)) {
@@ -130,7 +154,7 @@ export class Runtime {
     return capability;
   }
 
-  /** Listings of the host tools a module set defines; a name may not shadow a built-in or MCP tool. */
+  /** Listings of the host tools a module set defines; a name may not shadow a built-in tool. */
   #hostTools(moduleUrls: readonly string[]): Promise<Map<string, ToolInfo>> {
     const key = moduleUrls.join('\n');
     let pending = this.#hostToolSets.get(key);
@@ -148,81 +172,129 @@ export class Runtime {
   }
 
   async #open(capability: Capability, token: string): Promise<Session> {
-    const maxSessions = this.#options.maxSessions ?? 1024;
-    if (this.#sessions.size >= maxSessions) {
-      throw new ToolwardenError('LIMIT_EXCEEDED', `the runtime already has ${maxSessions} open sessions (maxSessions)`);
-    }
-    const paths = new SessionPaths(capability);
-    const broker = createBroker({
-      paths,
-      quota: new WriteQuota(capability.limits.writeQuotaBytes),
-      limits: capability.limits,
-      walk: this.#walk,
-      bash: async () => errorResult('TOOL_NOT_ALLOWED', 'bash is not available in this runtime'),
-      webFetch: async () => errorResult('TOOL_NOT_ALLOWED', 'web_fetch is not available in this runtime'),
-      mcpCall: async (tool) => errorResult('TOOL_NOT_ALLOWED', `MCP tool '${tool}' is not available in this runtime`),
-      log: () => undefined,
-    });
-    const session = new Session(capability, token, this.#sessionHost, broker);
-    this.#sessions.set(session.id, { session });
+    this.#checkQuotas(capability);
+    const services = await createSessionServices(this.#services, capability);
+    const session = new Session(capability, token, this.#sessionHost, services.broker);
+    this.#sessions.set(session.id, { session, services });
     try {
       await session.start();
     } catch (error) {
       this.#sessions.delete(session.id);
+      await services.bash.close();
       throw error;
     }
     return session;
   }
 
+  #checkQuotas(capability: Capability): void {
+    const maxSessions = this.#options.maxSessions ?? 1024;
+    if (this.#sessions.size >= maxSessions) {
+      throw new ToolwardenError('LIMIT_EXCEEDED', `the runtime already has ${maxSessions} open sessions (maxSessions)`);
+    }
+    const user = capability.user;
+    if (user === undefined) return;
+    const tenant: TenantConfig | undefined = resolveTenant(this.#options.tenants, user);
+    const perUser = tenant?.maxSessions ?? this.#options.maxSessionsPerUser;
+    if (perUser === undefined) return;
+    const open = [...this.#sessions.values()].filter(({ session }) => session.user === user).length;
+    if (open >= perUser) {
+      throw new ToolwardenError('LIMIT_EXCEEDED', `user '${user}' already has ${open} open sessions (maxSessions per user is ${perUser})`);
+    }
+  }
+
   readonly #sessionHost: SessionHost = {
     takeWorker: (heapMb) => this.#pool.take(heapMb),
-    listTools: async (capability) => this.#listTools(capability),
-    admit: async (session, name, args) => this.#admit(session, name, args),
-    record: () => undefined,
-    attenuate: async (parent, request) => this.#attenuate(parent, request),
-    workerEnded: async (_session: Session, _end: WorkerEnd) => undefined,
+    listTools: (capability) => this.#listTools(capability),
+    admit: (session, name, args) => this.#admit(session, name, args),
+    record: (session, name, args, result, durationMs, admission) => {
+      const decision: Decision | 'error' = admission.decision === 'deny' ? 'deny' : result.isError && isRefusal(result) ? 'deny' : result.isError ? 'error' : 'allow';
+      const rule = admission.rule ?? (typeof result.structuredContent?.['rule'] === 'string' ? result.structuredContent['rule'] : undefined);
+      this.#services.audit.emit({
+        time: new Date(Date.now() - durationMs).toISOString(),
+        sessionId: session.id,
+        ...(session.user === undefined ? {} : { user: session.user }),
+        tool: name,
+        args,
+        decision,
+        ...(rule === undefined ? {} : { rule }),
+        ...(result.code === undefined ? {} : { code: result.code }),
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        result: result.content.map((c) => c.text).join('\n'),
+      });
+    },
+    attenuate: (parent, request) => this.#attenuate(parent, request),
+    workerEnded: async (session) => {
+      await this.#sessions.get(session.id)?.services.bash.killAll();
+    },
     closed: async (session) => {
+      const record = this.#sessions.get(session.id);
       this.#sessions.delete(session.id);
+      await record?.services.bash.close();
     },
   };
 
   async #listTools(capability: Capability): Promise<ToolInfo[]> {
     const hostTools = await this.#hostTools(capability.toolModules);
-    return capability.tools.flatMap((name) => {
+    const local = capability.tools.flatMap((name) => {
       if (isBuiltinTool(name)) return [describeBuiltinTool(name)];
       const info = hostTools.get(name);
       return info ? [info] : [];
     });
+    const services = this.#sessions.get(capability.sid)?.services;
+    const remote = services
+      ? await services.mcp.listTools((serverId, error) => {
+          this.#services.audit.emit({ time: new Date().toISOString(), sessionId: capability.sid, tool: 'toolwarden', args: { event: 'mcp-list', serverId }, decision: 'error', code: toPlainError(error).code, durationMs: 0, result: toPlainError(error).message });
+        })
+      : [];
+    return [...local, ...remote];
   }
 
-  #admit(session: Session, name: string, args: Record<string, unknown>): ToolResult | undefined {
-    if (!session.capability.tools.includes(name)) {
-      return errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${session.capability.tools.join(', ') || 'none'})`);
+  /** Visibility, argument validation and the rules (bash is decided in the broker, where it is parsed). */
+  async #admit(session: Session, name: string, args: Record<string, unknown>): Promise<Admission> {
+    const services = this.#sessions.get(session.id)?.services;
+    if (!services) return { decision: 'deny', refusal: errorResult('SESSION_CLOSED', `session ${session.id} is closed`) };
+    const isMcp = name.startsWith('mcp__');
+    const visible = isMcp ? services.mcp.allows(name) : session.capability.tools.includes(name);
+    if (!visible) {
+      const allowed = session.capability.tools.join(', ') || 'none';
+      return { decision: 'deny', rule: 'capability', refusal: errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${allowed})`) };
     }
-    if (isBuiltinTool(name)) {
-      try {
-        validateBuiltinArgs(name, args);
-      } catch (error) {
-        const plain = toPlainError(error);
-        return errorResult(plain.code, plain.message);
-      }
+    if (name === 'bash') {
+      return { decision: 'allow' };
     }
-    return undefined;
+    try {
+      if (isBuiltinTool(name)) validateBuiltinArgs(name, args);
+      const subject = describeCall(services.paths, name, args);
+      const outcome = await this.#services.gate.enforce(services.gateSession, subject, args);
+      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule };
+    } catch (error) {
+      const plain = toPlainError(error);
+      return { decision: 'deny', rule: 'path guard', refusal: errorResult(plain.code, plain.message) };
+    }
   }
 
   async #attenuate(parent: Session, request: NarrowRequest): Promise<Session> {
+    this.#assertOpen();
     const canonical: NarrowRequest = { ...request };
     if (request.workspaceRoot !== undefined) canonical.workspaceRoot = canonicalDirectory(request.workspaceRoot, 'workspaceRoot');
     if (request.readRoots !== undefined) canonical.readRoots = request.readRoots.map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
+    if (request.permissions !== undefined) canonical.permissions = validatePermissionSpec(request.permissions, 'attenuate permissions');
     const child = narrowCapability(parent.capability, canonical, randomUUID(), {
-      isInside: (child, root) => isInside(child, root, path),
+      isInside: (inner, root) => isInside(inner, root, path),
       narrowMcp: (parentEntries, requested) => {
-        for (const entry of requested) if (!parentEntries.includes(entry)) throw new ToolwardenError('ESCALATION', `MCP entry '${entry}' is not allowed to the parent`);
-        return [...requested];
+        const configured = this.#services.mcp?.serverIds ?? [];
+        return narrowMcpEntries(parseMcpEntries(parentEntries, configured), requested).map(formatMcpEntry);
       },
+      narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers as never, requested as never),
     });
     const token = await signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
     return this.#open(child, token);
+  }
+
+  #sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice> {
+    if (mode === 'off') return Promise.resolve(createSandbox('off', { available: false }));
+    this.#sandboxDetection ??= detectSandbox();
+    return this.#sandboxDetection.then((detection) => createSandbox(mode, detection));
   }
 
   #assertOpen(): void {
@@ -230,7 +302,7 @@ export class Runtime {
   }
 }
 
-/** Creates a runtime; see {@link RuntimeOptions}. */
+/** Creates a runtime; see {@link RuntimeOptions}. A bad option or tool module fails here, naming itself. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = new Runtime(options);
   try {
@@ -240,6 +312,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     throw error;
   }
   return runtime;
+}
+
+function isRefusal(result: ToolResult): boolean {
+  return result.code === 'POLICY_DENIED' || result.code === 'APPROVAL_DENIED' || result.code === 'TOOL_NOT_ALLOWED';
 }
 
 function normalizeKey(key: Uint8Array | string | undefined): Uint8Array {

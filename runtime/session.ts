@@ -7,15 +7,24 @@ import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
 
+/** The runtime's verdict on a call before it reaches the worker. */
+export interface Admission {
+  decision: 'allow' | 'deny';
+  /** The rule that decided, for the audit log. */
+  rule?: string;
+  /** Set when the call may not run. */
+  refusal?: ToolResult;
+}
+
 /** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
 export interface SessionHost {
   takeWorker(heapMb: number): Promise<IdleWorker>;
   /** Tools visible to this capability, in listing form. */
   listTools(capability: Capability): Promise<ToolInfo[]>;
-  /** Decides a call before it reaches the worker: visibility, rules, approvals. Returns a refusal or undefined. */
-  admit(session: Session, name: string, args: Record<string, unknown>): Promise<ToolResult | undefined>;
-  /** Records a finished call. */
-  record(session: Session, name: string, args: Record<string, unknown>, result: ToolResult, durationMs: number): void;
+  /** Decides a call before it reaches the worker: visibility, arguments, rules, approvals. */
+  admit(session: Session, name: string, args: Record<string, unknown>): Promise<Admission>;
+  /** Records a finished call in the audit stream. */
+  record(session: Session, name: string, args: Record<string, unknown>, result: ToolResult, durationMs: number, admission: Admission): void;
   attenuate(parent: Session, request: NarrowRequest): Promise<Session>;
   /** Called when the worker dies: the session's processes must die with it. */
   workerEnded(session: Session, end: WorkerEnd): Promise<void>;
@@ -75,8 +84,9 @@ export class Session {
    */
   async call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
     const started = performance.now();
-    const result = await this.#call(name, args);
-    this.#host.record(this, name, args, result, performance.now() - started);
+    const admission: Admission = { decision: 'allow' };
+    const result = await this.#call(name, args, admission);
+    this.#host.record(this, name, args, result, performance.now() - started, admission);
     return result;
   }
 
@@ -95,7 +105,7 @@ export class Session {
     await this.#host.closed(this);
   }
 
-  async #call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  async #call(name: string, args: Record<string, unknown>, admission: Admission): Promise<ToolResult> {
     if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} is closed; open a new one`);
     if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
       return errorResult('INVALID_ARGS', 'call(name, args) takes a tool name and an arguments object');
@@ -106,8 +116,8 @@ export class Session {
     }
     this.#inFlight += 1;
     try {
-      const refusal = await this.#host.admit(this, name, args);
-      if (refusal) return refusal;
+      Object.assign(admission, await this.#host.admit(this, name, args));
+      if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       const worker = await this.#currentWorker();
       return await worker.call(name, args, this.capability.limits.toolTimeoutMs);

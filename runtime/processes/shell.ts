@@ -16,7 +16,7 @@ export interface ShellSpec {
 export type ShellName = 'bash' | 'sh' | 'cmd' | 'powershell';
 
 /** Rewrites the argv about to be spawned, e.g. to run it inside an OS sandbox (bwrap). Identity by default. */
-export type CommandWrapper = (argv: string[]) => string[];
+export type CommandWrapper = (argv: string[], cwd: string) => string[];
 
 const POSIX_SHELLS: readonly ShellName[] = ['bash', 'sh'];
 const WINDOWS_SHELLS: readonly ShellName[] = ['cmd', 'powershell', 'bash'];

@@ -41,7 +41,8 @@ export interface SpawnedGroup {
  * When the leader exits, whatever it left running in its group is SIGKILLed, so nothing outlives it (POSIX).
  */
 export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
-  const argv = (opts.wrap ?? ((a: string[]) => a))([opts.shell.file, ...opts.shell.args(opts.command)]);
+  const shellArgv = [opts.shell.file, ...opts.shell.args(opts.command)];
+  const argv = opts.wrap ? opts.wrap(shellArgv, opts.cwd) : shellArgv;
   const [file, ...args] = argv;
   if (file === undefined || file === '') {
     throw new ToolwardenError('SPAWN_FAILED', `the command wrapper returned an empty argv for "${opts.command}"`);

@@ -23,6 +23,8 @@ export interface NarrowDeps {
   isInside(child: string, root: string): boolean;
   /** Narrows MCP entries, throwing ESCALATION when asking for more. */
   narrowMcp(parent: readonly string[], requested: readonly string[]): string[];
+  /** The rule layers of a child: all of the parent's plus its own. */
+  narrowPermissions(parent: readonly PermissionSpec[], requested: PermissionSpec | undefined): PermissionSpec[];
 }
 
 const SANDBOX_STRICTNESS: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
@@ -61,7 +63,7 @@ export function narrowCapability(parent: Capability, request: NarrowRequest, sid
 
   const net = narrowNet(parent.net, request.net, escalate);
   const env = narrowEnv(parent.env, request.env, escalate);
-  const permissions = request.permissions ? [...parent.permissions, request.permissions] : [...parent.permissions];
+  const permissions = deps.narrowPermissions(parent.permissions, request.permissions);
 
   const child: Capability = {
     sid,

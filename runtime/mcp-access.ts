@@ -1,0 +1,68 @@
+import { ToolwardenError } from '../src/errors.js';
+import type { Capability } from '../src/capability/capability.js';
+import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type McpEntry } from '../src/mcp/index.js';
+import { errorResult, type ToolResult } from '../src/tool-result.js';
+import type { ToolInfo } from '../src/tools/tool-info.js';
+import type { McpHub } from './mcp/index.js';
+
+/**
+ * A session's view of the runtime's MCP servers: only the tools its capability's entries allow are listed or
+ * callable, under `mcp__<id>__<tool>` names; everything else is invisible and refused.
+ */
+export class McpAccess {
+  readonly #hub: McpHub | undefined;
+  readonly #entries: McpEntry[];
+  readonly #user: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(hub: McpHub | undefined, capability: Capability) {
+    this.#hub = hub;
+    this.#entries = parseMcpEntries(capability.mcpServers, hub?.serverIds ?? []);
+    this.#user = capability.user;
+    this.#timeoutMs = capability.limits.toolTimeoutMs;
+  }
+
+  /** Whether a full `mcp__id__tool` name is allowed to this session. */
+  allows(name: string): boolean {
+    const parsed = parseMcpToolName(name);
+    return parsed !== undefined && isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool);
+  }
+
+  /** Listing entries of the allowed MCP tools. A server that cannot be reached contributes none, and is reported. */
+  async listTools(onError: (serverId: string, error: unknown) => void): Promise<ToolInfo[]> {
+    const hub = this.#hub;
+    if (!hub || this.#entries.length === 0) return [];
+    const servers = [...new Set(this.#entries.map((entry) => entry.serverId))];
+    const listed = await Promise.all(servers.map(async (serverId) => {
+      try {
+        const tools = await hub.listTools(serverId, this.#user);
+        return tools
+          .filter((tool) => isMcpToolAllowed(this.#entries, serverId, tool.name))
+          .map((tool): ToolInfo => ({ name: mcpToolName(serverId, tool.name), description: tool.description ?? '', inputSchema: { ...tool.inputSchema } }));
+      } catch (error) {
+        onError(serverId, error);
+        return [];
+      }
+    }));
+    return listed.flat();
+  }
+
+  /** Calls an allowed MCP tool through the broker's connection; a refused name is TOOL_NOT_ALLOWED. */
+  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const parsed = parseMcpToolName(name);
+    if (!this.#hub || !parsed || !isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool)) {
+      return errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`);
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return errorResult('INVALID_ARGS', `arguments of ${name} must be an object`);
+    }
+    return this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, undefined, this.#timeoutMs);
+  }
+}
+
+/** Throws INVALID_OPTIONS when MCP entries are given but the runtime has no MCP servers. */
+export function assertMcpConfigured(hub: McpHub | undefined, capability: Capability): void {
+  if (!hub && capability.mcpServers.length > 0) {
+    throw new ToolwardenError('INVALID_OPTIONS', `mcpServers ${capability.mcpServers.join(', ')} asked for, but the runtime has no mcpServers configured`);
+  }
+}

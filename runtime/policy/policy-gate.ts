@@ -1,0 +1,94 @@
+import { toPlainError } from '../../src/errors.js';
+import { decide, subjectKey, type ApprovalMemory, type ApprovalOption, type Decision, type PermissionSpec, type PolicySubject } from '../../src/policy/index.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+
+/** What the host's approver is asked for an `ask` decision. */
+export interface ApprovalRequest {
+  sessionId: string;
+  user: string | undefined;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Simple commands (bash) the call would run. */
+  commands?: string[];
+  /** Workspace-relative paths (file tools) the call touches. */
+  paths?: string[];
+  /** Why the call asks, naming the rule. */
+  reason: string;
+  /** A dangerous removal: `allow-always` is not offered and would not be remembered. */
+  dangerous: boolean;
+  /** The answers the approver may give. */
+  options: ApprovalOption[];
+}
+
+/** The host's approver: answers an `ask`. Throwing or answering anything else counts as deny. */
+export type Approver = (request: ApprovalRequest) => ApprovalOption | Promise<ApprovalOption>;
+
+/** The per-session facts the gate needs. */
+export interface GateSession {
+  id: string;
+  user: string | undefined;
+  permissions: readonly PermissionSpec[];
+  memory: ApprovalMemory;
+}
+
+/** A gate's outcome: the decision and rule for the audit log, and the refusal when the call may not run. */
+export interface GateOutcome {
+  decision: Decision;
+  rule: string;
+  refusal?: ToolResult;
+}
+
+/**
+ * Applies the host rules and the session's rule layers to a call, asking the host's approver for `ask` and
+ * remembering `allow-always` answers for the session (never for dangerous removals). No approver: ask means deny.
+ */
+export class PolicyGate {
+  readonly #host: PermissionSpec | undefined;
+  readonly #approve: Approver | undefined;
+
+  constructor(host: PermissionSpec | undefined, approve: Approver | undefined) {
+    this.#host = host;
+    this.#approve = approve;
+  }
+
+  /** Decides a call, asking the approver when the rules say so. */
+  async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>): Promise<GateOutcome> {
+    const verdict = decide({ host: this.#host, session: session.permissions }, subject, session.memory);
+    const where = verdict.item ? ` (for '${verdict.item}')` : '';
+    if (verdict.decision === 'allow') return { decision: 'allow', rule: verdict.rule };
+    if (verdict.decision === 'deny') {
+      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('POLICY_DENIED', `${subject.tool} denied by ${verdict.rule}${where}`, { rule: verdict.rule }) };
+    }
+    const reason = `${subject.tool} asks by ${verdict.rule}${where}`;
+    if (!this.#approve) {
+      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}, and no approver is configured (createRuntime({ approve }))`, { rule: verdict.rule }) };
+    }
+    const request: ApprovalRequest = {
+      sessionId: session.id,
+      user: session.user,
+      tool: subject.tool,
+      args,
+      reason,
+      dangerous: subject.dangerous === true,
+      options: verdict.options,
+      ...(subject.commands ? { commands: subject.commands } : {}),
+      ...(subject.paths ? { paths: subject.paths } : {}),
+    };
+    let answer: unknown;
+    try {
+      answer = await this.#approve(request);
+    } catch (error) {
+      const message = toPlainError(error).message;
+      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver failed: ${message}`, { rule: verdict.rule }) };
+    }
+    if (answer === 'allow' || (answer === 'allow-always' && verdict.options.includes('allow-always'))) {
+      if (answer === 'allow-always') session.memory.remember(subjectKey(subject));
+      return { decision: 'allow', rule: `approved (${String(answer)}) after ${verdict.rule}` };
+    }
+    if (answer === 'allow-always') {
+      // Offered only 'allow' and 'deny' (dangerous removal): an 'allow-always' is an allow for this call alone.
+      return { decision: 'allow', rule: `approved once (allow-always is never remembered here) after ${verdict.rule}` };
+    }
+    return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`, { rule: verdict.rule }) };
+  }
+}

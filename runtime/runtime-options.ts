@@ -1,0 +1,34 @@
+import type { PermissionSpec } from '../src/policy/index.js';
+import type { McpServersOption } from '../src/mcp/index.js';
+import type { TenantsOption } from '../src/tenants/index.js';
+import type { SandboxMode } from '../src/capability/capability.js';
+import type { AuditOption } from './audit/index.js';
+import type { Approver } from './policy/policy-gate.js';
+
+/** Options of {@link createRuntime}. */
+export interface RuntimeOptions {
+  /** Key that signs capability tokens (32+ bytes). @default 32 random bytes: tokens are valid in this runtime only */
+  key?: Uint8Array | string;
+  /** Idle workers kept started so opening a session does not wait for a boot. @default 2 */
+  idleWorkers?: number;
+  /** Sessions open at once in this runtime. @default 1024 */
+  maxSessions?: number;
+  /** Sessions open at once per user (a tenant's `maxSessions` overrides it). @default unlimited */
+  maxSessionsPerUser?: number;
+  /** Default OS sandbox mode for sessions. @default 'auto' */
+  sandbox?: SandboxMode;
+  /** Shell for the bash tool. @default 'bash' on POSIX ('sh' where bash is missing), 'cmd' on Windows */
+  shell?: 'bash' | 'sh' | 'cmd' | 'powershell';
+  /** Host tool modules (paths relative to the process cwd, or file URLs) loaded in every session worker. */
+  toolModules?: readonly string[];
+  /** Host-wide permission rules: the first gate every call passes. */
+  permissions?: PermissionSpec;
+  /** Answers `ask` decisions; without it, ask means deny. */
+  approve?: Approver;
+  /** Where audit events go: a callback, `{ file }` (JSON lines), or `{ logger }` (pino-style). */
+  audit?: AuditOption;
+  /** MCP servers the broker may connect to, by id. */
+  mcpServers?: McpServersOption;
+  /** What each user may ever have (MCP entries, tools, secrets, quotas). */
+  tenants?: TenantsOption;
+}

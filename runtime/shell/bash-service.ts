@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolwardenError, toPlainError } from '../../src/errors.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
+import type { Sandbox, SandboxScope } from '../../src/sandbox/index.js';
+import { execCommand, ProcessRegistry, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import type { SessionPaths } from '../broker/session-paths.js';
+import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
+import { parseBashArgs, type BashRequest } from './bash-args.js';
+import { checkCommand } from './command-check.js';
+import { formatExecResult } from './format-exec.js';
+
+/** What a session's bash service is built from. */
+export interface BashServiceOptions {
+  capability: Capability;
+  paths: SessionPaths;
+  gate: PolicyGate;
+  gateSession: GateSession;
+  sandbox: Sandbox;
+  /** Set when `auto` found no OS sandbox: shown once in the first bash result and logged. */
+  sandboxWarning: string | undefined;
+  encoding: string;
+  shell: ShellSpec;
+  env: Record<string, string>;
+  warn(message: string): void;
+}
+
+/**
+ * One session's bash tool on the main thread: every command is parsed and path-checked, put through the rules
+ * and approvals, then run (inside the OS sandbox when there is one) in its own process group. Background
+ * processes live in the session's registry and die with the session or its worker.
+ */
+export class BashService {
+  readonly #options: BashServiceOptions;
+  #registry: ProcessRegistry | undefined;
+  #warned = false;
+  #closed = false;
+
+  constructor(options: BashServiceOptions) {
+    this.#options = options;
+  }
+
+  /** Runs one bash call; never throws. */
+  async handle(args: Record<string, unknown>): Promise<ToolResult> {
+    try {
+      if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed');
+      if (!this.#options.capability.tools.includes('bash')) {
+        throw new ToolwardenError('TOOL_NOT_ALLOWED', "running commands needs 'bash' in the session's tools");
+      }
+      return this.#withWarning(await this.#run(parseBashArgs(args), args));
+    } catch (error) {
+      const plain = toPlainError(error);
+      return errorResult(plain.code, plain.message);
+    }
+  }
+
+  /** Kills every process the session started (whole groups) and waits for them. Idempotent. */
+  async killAll(): Promise<void> {
+    await this.#registry?.closeAll();
+    this.#registry = undefined;
+  }
+
+  /** Kills everything and refuses later calls. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.killAll();
+  }
+
+  async #run(request: BashRequest, args: Record<string, unknown>): Promise<ToolResult> {
+    const limits = this.#options.capability.limits;
+    switch (request.action) {
+      case 'exec': {
+        const cwd = await this.#admitCommand(request.command, request.cwd, args);
+        const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+        const outcome = await execCommand({
+          command: request.command,
+          cwd,
+          env: this.#options.env,
+          timeoutMs,
+          maxOutputChars: limits.maxProcessOutputChars,
+          encoding: this.#options.encoding,
+          shell: this.#options.shell,
+          wrap: this.#wrap,
+        });
+        return formatExecResult(request.command, outcome, timeoutMs, []);
+      }
+      case 'start': {
+        const cwd = await this.#admitCommand(request.command, request.cwd, args);
+        const snapshot = this.#processes().start(request.command, cwd);
+        return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot });
+      }
+      case 'status': {
+        const snapshot = this.#processes().status(request.processId);
+        return okResult(describeSnapshot(snapshot), { ...snapshot });
+      }
+      case 'logs': {
+        const page = this.#processes().logs(request.processId, request.offset, request.limit);
+        const note = page.truncated ? `[earlier output was dropped: the buffer now starts at offset ${page.startOffset}]\n` : '';
+        return okResult(`${note}${page.text}`, { ...page });
+      }
+      case 'write': {
+        await this.#processes().write(request.processId, request.input);
+        return okResult(`Wrote ${request.input.length} characters to ${request.processId}`, { processId: request.processId, chars: request.input.length });
+      }
+      case 'stop': {
+        const snapshot = await this.#processes().stop(request.processId);
+        return okResult(describeSnapshot(snapshot), { ...snapshot });
+      }
+      case 'list': {
+        const processes = this.#registry?.list() ?? [];
+        const text = processes.length > 0 ? processes.map(describeSnapshot).join('\n') : 'No background processes';
+        return okResult(text, { processes });
+      }
+    }
+  }
+
+  /** The static check, then the rules and approvals; returns the checked working directory. */
+  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>): Promise<string> {
+    const { paths, gate, gateSession, sandbox, env } = this.#options;
+    const cwd = paths.workingDirectory(cwdInput ?? '.');
+    if (!fs.existsSync(cwd)) throw new ToolwardenError('NOT_FOUND', `cwd ${cwdInput} does not exist`);
+    const check = await checkCommand(paths, command, cwd, env['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
+    if (check.verdict === 'deny') {
+      const at = check.decidingPath ? ` (path '${check.decidingPath}')` : '';
+      throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`);
+    }
+    const outcome = await gate.enforce(
+      gateSession,
+      { tool: 'bash', kind: 'bash', commands: check.commands, staticVerdict: check.verdict, dangerous: check.dangerous },
+      args,
+    );
+    if (outcome.refusal) {
+      const why = check.reasons.length > 0 ? ` Static check: ${check.reasons.join('; ')}` : '';
+      const text = outcome.refusal.content[0]?.text ?? '';
+      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', `${text.replace(/^[A-Z_]+: /, '')}.${why}`);
+    }
+    return cwd;
+  }
+
+  readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
+
+  #sandboxScope(): SandboxScope {
+    const { capability } = this.#options;
+    const root = capability.workspaceRoot;
+    const blocked = [path.join(root, '.git', 'hooks'), ...capability.excludedPaths.map((p) => path.join(root, p))];
+    return {
+      workspaceRoot: root,
+      readRoots: capability.readRoots,
+      blockedInWorkspace: [...new Set(blocked)].filter((p) => fs.existsSync(p) || p.endsWith(`${path.sep}hooks`) && fs.existsSync(path.dirname(p))),
+      net: capability.net === false ? false : [...capability.net],
+    };
+  }
+
+  #processes(): ProcessRegistry {
+    if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed');
+    const limits = this.#options.capability.limits;
+    this.#registry ??= new ProcessRegistry({
+      maxProcesses: limits.maxProcesses,
+      maxOutputChars: limits.maxProcessOutputChars,
+      stopGraceMs: limits.processStopGraceMs,
+      encoding: this.#options.encoding,
+      shell: this.#options.shell,
+      env: this.#options.env,
+      wrap: this.#wrap,
+    });
+    return this.#registry;
+  }
+
+  #withWarning(result: ToolResult): ToolResult {
+    const warning = this.#options.sandboxWarning;
+    if (!warning || this.#warned) return result;
+    this.#warned = true;
+    this.#options.warn(warning);
+    const [first, ...rest] = result.content;
+    const text = `[toolwarden: ${warning}]\n${first?.text ?? ''}`;
+    return { ...result, content: [{ type: 'text', text }, ...rest], structuredContent: { ...result.structuredContent, sandboxWarning: warning } };
+  }
+}
+
+function describeSnapshot(s: ProcessSnapshot): string {
+  const end = s.status === 'running' ? '' : `, ${s.signal ? `signal ${s.signal}` : `exit code ${s.exitCode}`}, ended ${s.endedAt}`;
+  return `${s.processId} [${s.status}] pid ${s.pid ?? '-'}, started ${s.startedAt}${end}: ${s.command}`;
+}
