@@ -189,7 +189,7 @@ export class Runtime {
   #checkQuotas(capability: Capability): void {
     const maxSessions = this.#options.maxSessions ?? 1024;
     if (this.#sessions.size >= maxSessions) {
-      throw new ToolwardenError('LIMIT_EXCEEDED', `the runtime already has ${maxSessions} open sessions (maxSessions)`);
+      throw new ToolwardenError('SESSION_LIMIT', `the runtime already has ${maxSessions} open sessions (maxSessions)`);
     }
     const user = capability.user;
     if (user === undefined) return;
@@ -198,7 +198,7 @@ export class Runtime {
     if (perUser === undefined) return;
     const open = [...this.#sessions.values()].filter(({ session }) => session.user === user).length;
     if (open >= perUser) {
-      throw new ToolwardenError('LIMIT_EXCEEDED', `user '${user}' already has ${open} open sessions (maxSessions per user is ${perUser})`);
+      throw new ToolwardenError('SESSION_LIMIT', `user '${user}' already has ${open} open sessions (maxSessions per user is ${perUser})`);
     }
   }
 
@@ -285,7 +285,7 @@ export class Runtime {
         const configured = this.#services.mcp?.serverIds ?? [];
         return narrowMcpEntries(parseMcpEntries(parentEntries, configured), requested).map(formatMcpEntry);
       },
-      narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers as never, requested as never),
+      narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers, requested),
     });
     const token = await signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
     return this.#open(child, token);

@@ -46,7 +46,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   const charset = resolveShellCharset(capability.shellEncoding === undefined ? {} : { shellEncoding: capability.shellEncoding }, runtime.charsetProbe);
   const env = buildChildEnv(process.env, Array.isArray(capability.env) ? [...capability.env] : { ...(capability.env as Record<string, string>) });
   const sandbox = await runtime.sandboxFor(capability.sandbox);
-  const gateSession: GateSession = { id: capability.sid, user: capability.user, permissions: capability.permissions as GateSession['permissions'], memory: new ApprovalMemory() };
+  const gateSession: GateSession = { id: capability.sid, user: capability.user, permissions: capability.permissions, memory: new ApprovalMemory() };
   const log = (tool: string, args: unknown, result: string): void => {
     runtime.audit.emit({
       time: new Date().toISOString(),

@@ -112,7 +112,7 @@ export class Session {
     }
     const limit = this.capability.limits.maxConcurrentCalls;
     if (this.#inFlight >= limit) {
-      return errorResult('LIMIT_EXCEEDED', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
+      return errorResult('CALL_LIMIT', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
     }
     this.#inFlight += 1;
     try {

@@ -39,8 +39,14 @@ export const ERROR_CODES = [
   'POLICY_DENIED',
   /** The host's approver (or the absence of one) denied the call. */
   'APPROVAL_DENIED',
-  /** A limit was reached: processes, sessions, concurrent calls, write quota. */
-  'LIMIT_EXCEEDED',
+  /** The runtime's or the user's maximum number of open sessions is reached. */
+  'SESSION_LIMIT',
+  /** The session already has `limits.maxConcurrentCalls` calls in flight. */
+  'CALL_LIMIT',
+  /** The session already has `limits.maxProcesses` live background processes. */
+  'PROCESS_LIMIT',
+  /** The write would pass the session's `limits.writeQuotaBytes`. */
+  'WRITE_QUOTA_EXCEEDED',
   /** No background process with that id in this session. */
   'PROCESS_NOT_FOUND',
   /** The command could not be started. */

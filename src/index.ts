@@ -14,3 +14,12 @@ export type { Capability, SandboxMode, PermissionSpec } from './capability/capab
 export type { NarrowRequest } from './capability/narrow.js';
 export { defineTool } from './host-tools/define-tool.js';
 export type { DefinedTool, ToolContext, ToolFs, ExecOptions, ExecResult, ToolInputSchema, ToolReturn, ToolSessionInfo } from './host-tools/define-tool.js';
+export { explain, readOnlyTools, validatePermissionSpec } from './policy/index.js';
+export type { Decision, ToolRule, PolicySubject, RuleVerdict, ApprovalOption, Explanation } from './policy/index.js';
+export type { ApprovalRequest, Approver } from '../runtime/policy/policy-gate.js';
+export type { AuditEvent } from './audit/index.js';
+export type { AuditOption } from '../runtime/audit/index.js';
+export type { McpServerConfig, McpServersOption } from './mcp/index.js';
+export type { TenantConfig, TenantsOption, TenantContext } from './tenants/index.js';
+export { resolveShellCharset } from './charset.js';
+export type { Admission } from '../runtime/session.js';

@@ -14,10 +14,10 @@ export class WriteQuota {
     return this.#used;
   }
 
-  /** Throws LIMIT_EXCEEDED when writing `bytes` more would pass the quota. */
+  /** Throws WRITE_QUOTA_EXCEEDED when writing `bytes` more would pass the quota. */
   check(bytes: number, what: string): void {
     if (this.#limit > 0 && this.#used + bytes > this.#limit) {
-      throw new ToolwardenError('LIMIT_EXCEEDED', `writing ${bytes} bytes to ${what} would pass the session write quota (writeQuotaBytes=${this.#limit}, ${this.#used} used)`);
+      throw new ToolwardenError('WRITE_QUOTA_EXCEEDED', `writing ${bytes} bytes to ${what} would pass the session write quota (writeQuotaBytes=${this.#limit}, ${this.#used} used)`);
     }
   }
 

@@ -85,7 +85,7 @@ export class ProcessRegistry {
     if (this.closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed; its process registry starts no more processes');
     const live = [...this.entries.values()].filter((e) => e.exit === undefined).length;
     if (live >= this.opts.maxProcesses) {
-      throw new ToolwardenError('LIMIT_EXCEEDED', `${live} background processes are running and maxProcesses is ${this.opts.maxProcesses}; stop one before starting "${command}"`);
+      throw new ToolwardenError('PROCESS_LIMIT', `${live} background processes are running and maxProcesses is ${this.opts.maxProcesses}; stop one before starting "${command}"`);
     }
     if (!isDirectory(cwd)) throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": cwd ${cwd} is not an existing directory`);
     const group = spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: this.opts.wrap, stdin: 'pipe' });

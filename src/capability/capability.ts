@@ -1,10 +1,10 @@
 import type { Limits } from '../limits.js';
+import type { PermissionSpec } from '../policy/types.js';
 
 /** How shell commands are confined by the OS: see the README's sandbox section. */
 export type SandboxMode = 'auto' | 'required' | 'off';
 
-/** A permission spec: per tool name (or `'*'`) a shorthand decision or a set of pattern rules. */
-export type PermissionSpec = Record<string, unknown>;
+export type { PermissionSpec };
 
 /**
  * The verified, canonical capability a session runs under. It travels inside a signed token; the broker checks every

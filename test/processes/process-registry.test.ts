@@ -104,7 +104,7 @@ describe('ProcessRegistry', () => {
   it('refuses more than maxProcesses live processes, and counts only live ones', async () => {
     const registry = makeRegistry({ maxProcesses: 1 });
     const first = registry.start('sleep 60', cwd);
-    expect(() => registry.start('sleep 60', cwd)).toThrow(expect.objectContaining({ code: 'LIMIT_EXCEEDED' }));
+    expect(() => registry.start('sleep 60', cwd)).toThrow(expect.objectContaining({ code: 'PROCESS_LIMIT' }));
     await registry.stop(first.processId);
     expect(registry.start('sleep 60', cwd).status).toBe('running');
   });

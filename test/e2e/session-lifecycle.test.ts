@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../../src/index.js';
+import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+
+let rt: Runtime;
+let ws: TempTree;
+
+beforeAll(async () => {
+  rt = await createRuntime();
+  ws = makeTempTree('tw-life', { 'src/a.ts': 'const a = 1;\n', 'docs/readme.md': '# hi\n' });
+});
+afterAll(async () => {
+  await rt.close();
+  ws.cleanup();
+});
+
+describe('closed by default', () => {
+  it('exposes nothing when tools are omitted', async () => {
+    const s = await rt.openSession({ workspaceRoot: ws.root });
+    expect(await s.listTools()).toEqual([]);
+    const result = await s.call('read_file', { path: 'src/a.ts' });
+    expect(result).toMatchObject({ isError: true, code: 'TOOL_NOT_ALLOWED' });
+    await s.close();
+  });
+
+  it('lists only the allowed tools, with JSON Schema inputs', async () => {
+    const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file', 'grep'] });
+    const tools = await s.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['read_file', 'grep']);
+    expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['path'] });
+    expect((await s.call('write_file', { path: 'x', content: '' })).code).toBe('TOOL_NOT_ALLOWED');
+    expect((await s.call('no_such_tool', {})).code).toBe('TOOL_NOT_ALLOWED');
+    await s.close();
+  });
+
+  it('refuses unknown tool names and bad options when opening', async () => {
+    await expect(rt.openSession({ workspaceRoot: ws.root, tools: ['read_fiel'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(rt.openSession({ workspaceRoot: ws.at('missing'), tools: [] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(rt.openSession({ workspaceRoot: ws.root, limits: { readMaxChars: -1 } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(rt.openSession({ tools: [] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+});
+
+describe('capability tokens', () => {
+  it('opens a session from a minted token with the same capability', async () => {
+    const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    expect(typeof token).toBe('string');
+    const s = await rt.openSession({ token });
+    expect(textOf(await s.call('read_file', { path: 'src/a.ts' }))).toContain('const a = 1;');
+    expect((await s.call('write_file', { path: 'b', content: '' })).code).toBe('TOOL_NOT_ALLOWED');
+    await s.close();
+  });
+
+  it.each([
+    ['one byte changed in the payload', (t: string) => { const [h, p, sig] = t.split('.'); const c = p!.charAt(5) === 'A' ? 'B' : 'A'; return `${h}.${p!.slice(0, 5)}${c}${p!.slice(6)}.${sig}`; }],
+    ['one byte changed in the signature', (t: string) => `${t.slice(0, -3)}${t.at(-3) === 'A' ? 'B' : 'A'}${t.slice(-2)}`],
+    ['truncated', (t: string) => t.slice(0, -10)],
+    ['not a JWS', () => 'hello'],
+    ['empty', () => ''],
+  ])('refuses a token %s', async (_name, mutate) => {
+    const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await expect(rt.openSession({ token: mutate(token) })).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('refuses a token from another runtime', async () => {
+    const other = await createRuntime({ idleWorkers: 0 });
+    const foreign = await other.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await other.close();
+    await expect(rt.openSession({ token: foreign })).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('refuses an expired token', async () => {
+    const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], ttlSeconds: -5 });
+    await expect(rt.openSession({ token })).rejects.toMatchObject({ code: 'TOKEN_INVALID', message: expect.stringContaining('expired') });
+  });
+
+  it('accepts a token signed by a shared key in another runtime', async () => {
+    const key = 'k'.repeat(32);
+    const a = await createRuntime({ key, idleWorkers: 0 });
+    const b = await createRuntime({ key, idleWorkers: 0 });
+    const token = await a.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    const s = await b.openSession({ token });
+    expect((await s.call('read_file', { path: 'src/a.ts' })).isError).toBeUndefined();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('refuses a token mixed with capability options', async () => {
+    const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await expect(rt.openSession({ token, tools: ['write_file'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+});
+
+describe('attenuation', () => {
+  it('narrows tools and refuses asking for more', async () => {
+    const parent = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file', 'write_file'] });
+    const child = await parent.attenuate({ tools: ['read_file'] });
+    expect((await child.listTools()).map((t) => t.name)).toEqual(['read_file']);
+    expect((await child.call('write_file', { path: 'x', content: '' })).code).toBe('TOOL_NOT_ALLOWED');
+    await expect(child.attenuate({ tools: ['write_file'] })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await expect(parent.attenuate({ tools: ['bash'] })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await expect(parent.attenuate({ allowOutsideWorkspace: true })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await expect(parent.attenuate({ limits: { readMaxChars: 10_000_000 } })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await expect(parent.attenuate({ workspaceRoot: ws.at('..') })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await Promise.all([child.close(), parent.close()]);
+  });
+
+  it('narrows the workspace to a subdirectory and keeps exclusions', async () => {
+    const parent = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file'] });
+    const child = await parent.attenuate({ workspaceRoot: ws.at('docs') });
+    expect(textOf(await child.call('read_file', { path: 'readme.md' }))).toContain('# hi');
+    expect((await child.call('read_file', { path: '../src/a.ts' })).code).toBe('NOT_READABLE');
+    await Promise.all([child.close(), parent.close()]);
+  });
+});
+
+describe('close', () => {
+  it('answers SESSION_CLOSED after close, and close is idempotent', async () => {
+    const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await s.close();
+    await s.close();
+    expect(await s.call('read_file', { path: 'src/a.ts' })).toMatchObject({ isError: true, code: 'SESSION_CLOSED' });
+    await expect(s.listTools()).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+  });
+
+  it('closing the runtime closes its sessions and refuses new ones', async () => {
+    const local = await createRuntime({ idleWorkers: 1 });
+    const s = await local.openSession({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await local.close();
+    expect((await s.call('read_file', { path: 'src/a.ts' })).code).toBe('SESSION_CLOSED');
+    await expect(local.openSession({ workspaceRoot: ws.root })).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+  });
+
+  it('refuses more sessions than maxSessions', async () => {
+    const local = await createRuntime({ idleWorkers: 0, maxSessions: 1 });
+    const s = await local.openSession({ workspaceRoot: ws.root });
+    await expect(local.openSession({ workspaceRoot: ws.root })).rejects.toMatchObject({ code: 'SESSION_LIMIT' });
+    await s.close();
+    await local.close();
+  });
+});
+
+describe('concurrency', () => {
+  it('serves 32 concurrent sessions, each confined to its own workspace', async () => {
+    const trees = Array.from({ length: 32 }, (_, i) => makeTempTree(`tw-c${i}`, { 'id.txt': `session ${i}\n` }));
+    try {
+      const sessions = await Promise.all(trees.map((tree) => rt.openSession({ workspaceRoot: tree.root, tools: ['read_file', 'write_file'] })));
+      const results = await Promise.all(sessions.map(async (s, i) => {
+        const own = textOf(await s.call('read_file', { path: 'id.txt' }));
+        const other = await s.call('read_file', { path: trees[(i + 1) % 32]!.at('id.txt') });
+        const write = await s.call('write_file', { path: 'out.txt', content: `w${i}` });
+        return { own, other: other.code, write: write.isError };
+      }));
+      results.forEach((r, i) => {
+        expect(r.own).toContain(`session ${i}`);
+        expect(r.other).toBe('NOT_READABLE');
+        expect(r.write).toBeUndefined();
+      });
+      await Promise.all(sessions.map((s) => s.close()));
+    } finally {
+      trees.forEach((t) => t.cleanup());
+    }
+  });
+});
