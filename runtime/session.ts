@@ -2,7 +2,7 @@ import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
-import type { BrokerApi } from '../src/protocol.js';
+import type { BrokerApi, Prefetched } from '../src/protocol.js';
 import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
@@ -14,6 +14,8 @@ export interface Admission {
   rule?: string;
   /** Set when the call may not run. */
   refusal?: ToolResult;
+  /** Broker answers to send with the call (saves the worker a round trip). */
+  prefetched?: Prefetched;
 }
 
 /** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
@@ -120,7 +122,7 @@ export class Session {
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       const worker = await this.#currentWorker();
-      return await worker.call(name, args, this.capability.limits.toolTimeoutMs);
+      return await worker.call(name, args, this.capability.limits.toolTimeoutMs, admission.prefetched);
     } catch (error) {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);

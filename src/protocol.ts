@@ -57,9 +57,18 @@ export interface GrepArgs {
   maxResults?: number | undefined;
 }
 
+/**
+ * Broker answers sent along with a call, saving the worker a round trip for I/O the main thread can predict
+ * (read_file's read). They are the broker's own answers for this call only, never input the worker chose.
+ */
+export interface Prefetched {
+  readFileStrict?: { path: string; reply: BrokerReply<BrokeredFile> };
+}
+
 /** What a session worker offers the main thread. */
 export interface ToolHostApi {
-  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** Runs a tool; `prefetched` carries broker answers the main thread computed with the call (see {@link Prefetched}). */
+  callTool(name: string, args: Record<string, unknown>, prefetched?: Prefetched): Promise<ToolResult>;
   /** Listing entries of the host tools this worker loaded. */
   describeHostTools(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]>;
 }

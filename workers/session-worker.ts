@@ -10,6 +10,7 @@ import { toPlainError } from '../src/errors.js';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../src/protocol.js';
 import { errorResult } from '../src/tool-result.js';
 import { dispatchTool } from './tool-dispatch.js';
+import { withPrefetched } from './prefetched-broker.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 
@@ -52,11 +53,11 @@ async function bind(message: BindMessage): Promise<void> {
   const fileCtx = { broker, readMaxChars: info.readMaxChars };
   const sessionInfo = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
   const host: ToolHostApi = {
-    callTool: async (name, args) => {
+    callTool: async (name, args, prefetched) => {
       const tool = hostTools.get(name);
       if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
       if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
-      return dispatchTool(name, args, fileCtx);
+      return dispatchTool(name, args, prefetched ? { ...fileCtx, broker: withPrefetched(broker, prefetched) } : fileCtx);
     },
     describeHostTools: async () => {
       if (loadFailure !== undefined) throw new Error(loadFailure);

@@ -3,7 +3,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { BrokeredFile, ChangeStep, DirEntry } from '../../src/protocol.js';
 import { isProbablyBinary } from '../../src/text/read-format.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { mkdirVerified, readFileVerified, removeVerified, writeFileAtomic } from '../fs/index.js';
+import { mkdirVerified, openVerified, removeVerified, writeFileAtomic } from '../fs/index.js';
 import type { SessionPaths } from './session-paths.js';
 import type { WriteQuota } from './write-quota.js';
 
@@ -13,15 +13,25 @@ const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
 /** Reads a text file through the guard; undefined when it does not exist. */
 export function readTextFile(paths: SessionPaths, input: string): BrokeredFile | undefined {
   const checked = paths.readable(input);
-  const stat = fs.statSync(checked, { throwIfNoEntry: false });
-  if (!stat) return undefined;
-  if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; use list_dir`);
-  if (stat.size > MAX_TEXT_FILE_BYTES) {
-    throw new ToolwardenError('UNSUPPORTED_FILE', `${input} is ${stat.size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte text limit`);
+  let fd: number;
+  try {
+    fd = openVerified(checked, 'read', paths.isReadableReal);
+  } catch (error) {
+    if (error instanceof ToolwardenError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
   }
-  const bytes = readFileVerified(checked, paths.isReadableReal);
-  const binary = isProbablyBinary(bytes);
-  return { path: paths.display(checked), text: binary ? '' : bytes.toString('utf8'), binary, size: bytes.length };
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; use list_dir`);
+    if (stat.size > MAX_TEXT_FILE_BYTES) {
+      throw new ToolwardenError('UNSUPPORTED_FILE', `${input} is ${stat.size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte text limit`);
+    }
+    const bytes = fs.readFileSync(fd);
+    const binary = isProbablyBinary(bytes);
+    return { path: paths.display(checked), text: binary ? '' : bytes.toString('utf8'), binary, size: bytes.length };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Like {@link readTextFile} but a missing file is NOT_FOUND. */

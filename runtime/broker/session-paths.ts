@@ -1,15 +1,15 @@
 import path from 'node:path';
 import type { PlatformPath } from 'node:path';
 import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
-import { createNodeGuardFs } from '../fs/index.js';
 import type { Capability } from '../../src/capability/capability.js';
-
-const guardFs = createNodeGuardFs();
+import type { GuardFs } from '../../src/path-guard/index.js';
+import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
 
 /** The path guard bound to one session's capability and the host's path flavour. */
 export class SessionPaths {
   readonly scope: PathScope;
   readonly flavour: PlatformPath;
+  readonly #fs: GuardFs;
 
   constructor(capability: Capability, flavour: PlatformPath = path) {
     this.flavour = flavour;
@@ -19,16 +19,17 @@ export class SessionPaths {
       allowOutsideWorkspace: capability.allowOutsideWorkspace,
       excludedPaths: capability.excludedPaths,
     };
+    this.#fs = createSessionGuardFs([capability.workspaceRoot, ...capability.readRoots]);
   }
 
   /** A path the session may read (workspace or read roots), canonical. */
   readable(input: unknown): CheckedPath {
-    return resolveReadablePath(input, this.scope, this.flavour, guardFs);
+    return resolveReadablePath(input, this.scope, this.flavour, this.#fs);
   }
 
   /** A path the session may write: boundary, symlinks, blocklist and excluded paths checked. */
   writable(input: unknown): CheckedPath {
-    return resolveForWrite(input, this.scope, this.flavour, guardFs);
+    return resolveForWrite(input, this.scope, this.flavour, this.#fs);
   }
 
   /** A working directory for a command: inside the workspace unless outside access is allowed. */
@@ -36,11 +37,13 @@ export class SessionPaths {
     return resolveWorkspacePath(input ?? '.', this.scope, this.flavour);
   }
 
-  /** Whether an opened descriptor's real path may be read (the re-check after open). */
-  readonly isReadableReal = (realPath: string): boolean => this.#passes(() => this.readable(realPath), realPath);
+  /** Whether an opened descriptor's real path (kernel-resolved, so link-free) may be read: the re-check after open. */
+  readonly isReadableReal = (realPath: string): boolean =>
+    this.#passes(() => resolveReadablePath(realPath, this.scope, this.flavour, RESOLVED_PATH_FS), realPath);
 
-  /** Whether an opened descriptor's real path may be written (the re-check after open). */
-  readonly isWritableReal = (realPath: string): boolean => this.#passes(() => this.writable(realPath), realPath);
+  /** Whether an opened descriptor's real path (kernel-resolved, so link-free) may be written: the re-check after open. */
+  readonly isWritableReal = (realPath: string): boolean =>
+    this.#passes(() => resolveForWrite(realPath, this.scope, this.flavour, RESOLVED_PATH_FS), realPath);
 
   /** A path relative to the workspace root for display, or the absolute path when outside. */
   display(absolute: string): string {

@@ -51,6 +51,15 @@ export class PolicyGate {
     this.#approve = approve;
   }
 
+  /**
+   * Whether any rule layer mentions the tool (or `'*'`). When none does, a call of a file, MCP or host tool is
+   * allowed by the built-in default, and the caller may skip building its subject (bash always needs one).
+   */
+  hasRulesFor(session: GateSession, tool: string): boolean {
+    const mentions = (spec: PermissionSpec | undefined): boolean => spec !== undefined && (Object.hasOwn(spec, tool) || Object.hasOwn(spec, '*'));
+    return mentions(this.#host) || session.permissions.some(mentions);
+  }
+
   /** Decides a call, asking the approver when the rules say so. */
   async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>): Promise<GateOutcome> {
     const verdict = decide({ host: this.#host, session: session.permissions }, subject, session.memory);

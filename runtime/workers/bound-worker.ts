@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../../src/protocol.js';
+import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { IdleWorker } from './worker-pool.js';
 
@@ -48,7 +48,7 @@ export class BoundWorker {
   }
 
   /** Runs a tool call; a timeout terminates the worker, a crash ends every pending call with WORKER_CRASHED. */
-  async call(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown>, timeoutMs: number, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return endedResult(this.#ended, name, timeoutMs);
     let settleEnd!: (end: WorkerEnd) => void;
     const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
@@ -57,7 +57,7 @@ export class BoundWorker {
       void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
     }, timeoutMs);
     try {
-      const outcome = await Promise.race([this.#host.callTool(name, args), ended]);
+      const outcome = await Promise.race([this.#host.callTool(name, args, prefetched), ended]);
       if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs);
       return outcome;
     } catch (error) {
