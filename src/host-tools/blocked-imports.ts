@@ -23,6 +23,9 @@ export const BLOCKED_BUILTINS: Readonly<Record<string, string>> = Object.freeze(
   wasi: 'nothing: WASI is not available to tools',
 });
 
+/** What to use instead when host code imports one of toolwarden's own files other than its `toolwarden` entry. */
+export const INTERNALS_ALTERNATIVE = "the 'toolwarden' entry (defineTool) and ctx: toolwarden's own files are not for tool code";
+
 /** The ctx method to use instead when `specifier` names a blocked built-in; undefined when it is allowed. */
 export function blockedBuiltinAlternative(specifier: string): string | undefined {
   const bare = specifier.startsWith('node:') ? specifier.slice('node:'.length) : specifier;

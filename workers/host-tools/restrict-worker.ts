@@ -1,5 +1,6 @@
 import { createRequire, register } from 'node:module';
-import { blockedBuiltinAlternative, refusedImportMessage } from '../../src/host-tools/blocked-imports.js';
+import { fileURLToPath } from 'node:url';
+import { blockedBuiltinAlternative, INTERNALS_ALTERNATIVE, refusedImportMessage } from '../../src/host-tools/blocked-imports.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,17 +25,31 @@ export function restrictWorker(): void {
   for (const name of ['fetch', 'WebSocket', 'EventSource']) delete global[name];
 }
 
+type LoadFn = (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
+type ResolveFn = (request: string, parent: { filename?: string } | undefined, isMain: boolean) => string;
+
 function guardRequire(distRoot: string): void {
-  const Module = require('node:module') as { _load: (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown };
+  const Module = require('node:module') as { _load: LoadFn; _resolveFilename: ResolveFn };
   const load = Module._load;
-  const trustedPath = new URL(distRoot).pathname;
+  const trustedPath = fileURLToPath(distRoot);
   Module._load = function guardedLoad(request, parent, isMain) {
-    const fromTrusted = parent?.filename?.startsWith(trustedPath) === true;
-    if (!fromTrusted) {
+    if (parent?.filename?.startsWith(trustedPath) !== true) {
       const instead = blockedBuiltinAlternative(request);
       if (instead !== undefined) throw new Error(refusedImportMessage(request, parent?.filename, instead));
-      if (request.endsWith('.node')) throw new Error(refusedImportMessage(request, parent?.filename, 'ctx methods (native addons are not loaded)'));
+      // Decided on the resolved file: require('./addon') finds addon.node, and require(esm) (Node 22+) would load
+      // toolwarden's own files, whose imports the hooks trust.
+      const resolved = resolveQuietly(Module._resolveFilename, request, parent, isMain);
+      if (resolved?.endsWith('.node') === true) throw new Error(refusedImportMessage(request, parent?.filename, 'ctx methods (native addons are not loaded)'));
+      if (resolved?.startsWith(trustedPath) === true) throw new Error(refusedImportMessage(request, parent?.filename, INTERNALS_ALTERNATIVE));
     }
     return load.call(this, request, parent, isMain);
   };
+}
+
+function resolveQuietly(resolveFilename: ResolveFn, request: string, parent: { filename?: string } | undefined, isMain: boolean): string | undefined {
+  try {
+    return resolveFilename(request, parent, isMain);
+  } catch {
+    return undefined; // Unresolvable: the real load reports it.
+  }
 }
