@@ -1,0 +1,50 @@
+import { toPlainError } from '../src/errors.js';
+import type { BoundSessionInfo, BrokerApi, ToolHostApi } from '../src/protocol.js';
+import { errorResult } from '../src/tool-result.js';
+import type { DefinedTool } from '../src/host-tools/define-tool.js';
+import type { ToolInfo } from '../src/tools/tool-info.js';
+import { dispatchTool } from './tool-dispatch.js';
+import { withPrefetched } from './prefetched-broker.js';
+
+/**
+ * The tool host of one session inside its worker: built-in tools, plus the session's host tool modules loaded under
+ * import restrictions. Host-tool support (schema libraries, hooks) loads only when there are host tools: it doubles
+ * the worker's start-up.
+ */
+export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo): Promise<ToolHostApi> {
+  const closing = new AbortController();
+  let hostTools = new Map<string, DefinedTool>();
+  let loadFailure: string | undefined;
+  let runHostTool: typeof import('./host-tools/run-host-tool.js').runHostTool | undefined;
+  let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
+  if (info.toolModules.length > 0) {
+    const [{ restrictWorker }, { loadHostTools }, runner, describer] = await Promise.all([
+      import('./host-tools/restrict-worker.js'),
+      import('./host-tools/load-tools.js'),
+      import('./host-tools/run-host-tool.js'),
+      import('./host-tools/describe-tool.js'),
+    ]);
+    runHostTool = runner.runHostTool;
+    describeHostTool = describer.describeHostTool;
+    restrictWorker();
+    try {
+      hostTools = await loadHostTools(info.toolModules);
+    } catch (error) {
+      loadFailure = toPlainError(error).message;
+    }
+  }
+  const fileCtx = { broker, readMaxChars: info.readMaxChars };
+  const sessionInfo = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
+  return {
+    callTool: async (name, args, prefetched) => {
+      const tool = hostTools.get(name);
+      if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
+      if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
+      return dispatchTool(name, args, prefetched ? { ...fileCtx, broker: withPrefetched(broker, prefetched) } : fileCtx);
+    },
+    describeHostTools: async () => {
+      if (loadFailure !== undefined) throw new Error(loadFailure);
+      return describeHostTool ? [...hostTools.values()].map(describeHostTool) : [];
+    },
+  };
+}
