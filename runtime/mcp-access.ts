@@ -1,4 +1,4 @@
-import { ToolwardenError } from '../src/errors.js';
+import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
 import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type McpEntry } from '../src/mcp/index.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
@@ -47,7 +47,10 @@ export class McpAccess {
     return listed.flat();
   }
 
-  /** Calls an allowed MCP tool through the broker's connection; a refused name is TOOL_NOT_ALLOWED. */
+  /**
+   * Calls an allowed MCP tool through the broker's connection. A refused name, or one the server does not list
+   * (and so the session cannot see), is TOOL_NOT_ALLOWED.
+   */
   async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
     const parsed = parseMcpToolName(name);
     if (!this.#hub || !parsed || !isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool)) {
@@ -55,6 +58,15 @@ export class McpAccess {
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return errorResult('INVALID_ARGS', `arguments of ${name} must be an object`);
+    }
+    try {
+      const offered = await this.#hub.listTools(parsed.serverId, this.#user);
+      if (!offered.some((tool) => tool.name === parsed.tool)) {
+        return errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`);
+      }
+    } catch (error) {
+      const plain = toPlainError(error);
+      return errorResult(plain.code, plain.message);
     }
     return this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, undefined, this.#timeoutMs);
   }
