@@ -1,0 +1,45 @@
+import { execa } from 'execa';
+import { createRuntime } from '../../src/index.js';
+import { assertOk, figureOf, sampleInTurns, type Operation } from '../measure.js';
+import { compareRow, differenceRow } from '../targets.js';
+import type { Row } from '../types.js';
+import { makeWorkspace } from '../workspace.js';
+import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
+
+/** Scenario 5: bash exec "true" through the broker, against execa called directly, and with the OS sandbox. */
+export const processBroker: Scenario = {
+  id: 5,
+  title: 'Process broker: bash exec "true" vs execa directly; OS sandbox vs none',
+  run: runProcessBroker,
+};
+
+// The invocation the broker spawns for bash (runtime/processes/shell.ts), run by execa the same way.
+const SHELL_ARGS = ['--noprofile', '--norc', '-c', 'true'];
+
+async function runProcessBroker(context: ScenarioContext): Promise<ScenarioOutcome> {
+  const ws = makeWorkspace(context.scratch);
+  const runtime = await createRuntime({ idleWorkers: 2 });
+  try {
+    const plain = await runtime.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off' });
+    const boxed = await runtime.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required' });
+    const probe = await boxed.call('bash', { command: 'true' });
+    const sandboxReason = probe.isError ? JSON.stringify(probe.content).slice(0, 300) : undefined;
+    const operations: Record<string, Operation> = {
+      broker: async () => assertOk(await plain.call('bash', { command: 'true' })),
+      execa: () => execa('bash', SHELL_ARGS, { cwd: ws.root, env: { PATH: process.env['PATH'] ?? '' }, extendEnv: false, reject: false }),
+    };
+    if (!sandboxReason) operations['sandboxed'] = async () => assertOk(await boxed.call('bash', { command: 'true' }));
+    const plan = context.sizes.execs;
+    const samples = await sampleInTurns(operations, plan, (block) => context.progress(`exec block ${block + 1}/${plan.blocks}`));
+    const broker = figureOf('session bash exec "true", sandbox off', 'ms', samples['broker'] ?? []);
+    const rows: Row[] = [compareRow('bash exec "true" vs execa directly', broker, figureOf(`execa('bash', [${SHELL_ARGS.map((a) => `'${a}'`).join(', ')}])`, 'ms', samples['execa'] ?? []), { kind: 'max', limit: 1.2 })];
+    if (samples['sandboxed']) {
+      rows.push(differenceRow('OS sandbox (bwrap) vs none', figureOf("session bash exec \"true\", sandbox 'required'", 'ms', samples['sandboxed']), broker, 5));
+    }
+    const notes = [`${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed execs per variant, one at a time, taking turns`];
+    if (sandboxReason) notes.push(`sandbox 'required' is unavailable here, so the sandbox row is missing: ${sandboxReason}`);
+    return { rows, notes };
+  } finally {
+    await runtime.close();
+  }
+}
