@@ -1,0 +1,126 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toPlainError } from '../../../src/errors.js';
+import type { SandboxMode } from '../../../src/capability/capability.js';
+import { assertHttpServable, type ServeConfig } from '../../../src/cli/serve-config.js';
+import { createRuntime, type Runtime } from '../../runtime.js';
+import { runtimeOptionsFrom, userSessionOptions } from '../runtime-from-config.js';
+import { createBearerAuth } from './bearer-auth.js';
+import { readJsonBody, sendJson, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
+import { ServedSessions } from './served-sessions.js';
+
+/** Where MCP is served. */
+export const MCP_PATH = '/mcp';
+/** Largest JSON body accepted on an `initialize` POST (the SDK bounds the others itself, at 4 MiB). */
+const MAX_INITIALIZE_BYTES = 1024 * 1024;
+
+/** Options of {@link startHttpServer}. */
+export interface HttpServeOptions {
+  config: ServeConfig;
+  /** TCP port; 0 picks a free one. @default 3333 */
+  port?: number;
+  /** Interface to bind. @default '127.0.0.1' */
+  host?: string;
+  /** Overrides the config file's sandbox mode. */
+  sandbox?: SandboxMode | undefined;
+  /** Where log lines go. @default stderr */
+  log?: (line: string) => void;
+}
+
+/** A running HTTP server. */
+export interface HttpServeHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3333/mcp`. */
+  readonly url: string;
+  /** Open MCP sessions. */
+  readonly sessionCount: number;
+  /** Closes every session, the runtime and the listener. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves MCP over Streamable HTTP for the users of a config file: a bearer token maps to a user, each MCP
+ * session gets its own toolwarden session bound to that user's tenant, closed when the client deletes it, the
+ * transport closes, or it sits idle for `idleTimeoutMs`.
+ * @example const server = await startHttpServer({ config: loadServeConfig('serve.json'), port: 0 });
+ */
+export async function startHttpServer(options: HttpServeOptions): Promise<HttpServeHandle> {
+  const { config } = options;
+  assertHttpServable(config);
+  const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
+  const rt = await createRuntime(runtimeOptionsFrom(config, { sandbox: options.sandbox }));
+  const sessions = new ServedSessions(config.idleTimeoutMs, log);
+  const route = createRoute(config, rt, sessions);
+  const server = http.createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      log(`request failed: ${toPlainError(error).message}`);
+      if (res.headersSent) res.end();
+      else sendJsonRpcError(res, 500, -32603, 'internal error');
+    });
+  });
+  try {
+    await listen(server, options.port ?? 3333, options.host ?? '127.0.0.1');
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}${MCP_PATH}`,
+    get sessionCount() {
+      return sessions.size;
+    },
+    close: () => {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await sessions.closeAll('the server is shutting down');
+        server.closeAllConnections();
+        await Promise.all([stopped, rt.close()]);
+      })();
+      return closing;
+    },
+  };
+}
+
+function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions) {
+  const authenticate = createBearerAuth(config.tokens);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (pathname !== MCP_PATH) return sendJson(res, 404, { error: 'not_found', message: `nothing at ${pathname}; MCP is served at ${MCP_PATH}` });
+    const auth = authenticate(req.headers.authorization);
+    if (!auth.ok) return sendJson(res, 401, { error: 'unauthorized', message: auth.message }, { 'www-authenticate': 'Bearer realm="toolwarden"' });
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const served = sessions.find(sessionId, auth.user);
+      if (served === undefined) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+      return served.handle(req, res);
+    }
+    if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; start with an initialize POST');
+    const read = await readJsonBody(req, MAX_INITIALIZE_BYTES);
+    if (!read.ok) return sendJsonRpcError(res, read.status, -32700, read.message);
+    const body = read.value;
+    if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header and not an initialize request');
+    let session;
+    try {
+      session = await rt.openSession(userSessionOptions(config, auth.user));
+    } catch (error) {
+      const plain = toPlainError(error);
+      return sendJsonRpcError(res, statusForOpenFailure(plain.code), -32000, `${plain.code}: ${plain.message}`, (body as { id?: unknown }).id);
+    }
+    const served = await sessions.open(auth.user, session);
+    await served.handle(req, res, body);
+    if (served.id === undefined) await served.close('initialize failed');
+  };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Session } from '../../session.js';
+import { createSessionMcpServer } from '../session-mcp-server.js';
+
+/** One MCP session (the SDK's session id) bound to one toolwarden session of one user. */
+export class ServedSession {
+  readonly user: string;
+  readonly session: Session;
+  readonly #transport: StreamableHTTPServerTransport;
+  readonly #server: Server;
+  readonly #registry: ServedSessions;
+  #id: string | undefined;
+  #active = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+
+  /** @internal created by {@link ServedSessions.open} */
+  constructor(user: string, session: Session, registry: ServedSessions) {
+    this.user = user;
+    this.session = session;
+    this.#registry = registry;
+    this.#transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.#id = id;
+        registry.register(id, this);
+      },
+      // Awaited by the SDK before it answers the DELETE, so the session is gone when the client hears back.
+      onsessionclosed: () => this.close('the client deleted the session'),
+    });
+    this.#server = createSessionMcpServer(session);
+    // The SDK closes the server when the client deletes the session or the transport closes.
+    this.#server.onclose = () => void this.close('the transport closed');
+  }
+
+  /** The MCP session id, once `initialize` has been answered. */
+  get id(): string | undefined {
+    return this.#id;
+  }
+
+  /** @internal */
+  async connect(): Promise<void> {
+    await this.#server.connect(this.#transport);
+  }
+
+  /**
+   * Handles one HTTP request of this session. The idle clock stops while a POST or DELETE is open; a standing
+   * GET stream (server-to-client notifications) does not count, or a vanished client would never time out.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+    if (req.method === 'GET') return this.#transport.handleRequest(req, res, parsedBody);
+    this.#active += 1;
+    clearTimeout(this.#idleTimer);
+    res.once('close', () => {
+      this.#active -= 1;
+      if (this.#active === 0 && this.#closing === undefined) this.#armIdleTimer();
+    });
+    await this.#transport.handleRequest(req, res, parsedBody);
+  }
+
+  /** Closes the MCP transport and the toolwarden session. Idempotent. */
+  close(reason: string): Promise<void> {
+    this.#closing ??= (async () => {
+      // Before the first await: server.close() calls onclose, which must not start a second close.
+      this.#server.onclose = () => undefined;
+      clearTimeout(this.#idleTimer);
+      if (this.#id !== undefined) this.#registry.unregister(this.#id);
+      await this.#server.close().catch(() => undefined);
+      await this.session.close();
+      this.#registry.log(`session ${this.#id ?? '(uninitialized)'} of ${this.user} closed: ${reason}`);
+    })();
+    return this.#closing;
+  }
+
+  #armIdleTimer(): void {
+    const ms = this.#registry.idleTimeoutMs;
+    this.#idleTimer = setTimeout(() => void this.close(`idle for ${ms} ms`), ms).unref();
+  }
+}
+
+/** The open MCP sessions of an HTTP server, by MCP session id. */
+export class ServedSessions {
+  readonly idleTimeoutMs: number;
+  readonly log: (line: string) => void;
+  readonly #byId = new Map<string, ServedSession>();
+
+  constructor(idleTimeoutMs: number, log: (line: string) => void) {
+    this.idleTimeoutMs = idleTimeoutMs;
+    this.log = log;
+  }
+
+  /** Number of initialized MCP sessions. */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** The session with that MCP id, if it is open and belongs to `user` (another user's id is as good as unknown). */
+  find(id: string, user: string): ServedSession | undefined {
+    const served = this.#byId.get(id);
+    return served?.user === user ? served : undefined;
+  }
+
+  /** Binds a new MCP transport to a freshly opened toolwarden session. */
+  async open(user: string, session: Session): Promise<ServedSession> {
+    const served = new ServedSession(user, session, this);
+    await served.connect();
+    return served;
+  }
+
+  /** @internal */
+  register(id: string, served: ServedSession): void {
+    this.#byId.set(id, served);
+    this.log(`session ${id} opened for ${served.user} (toolwarden session ${served.session.id})`);
+  }
+
+  /** @internal */
+  unregister(id: string): void {
+    this.#byId.delete(id);
+  }
+
+  /** Closes every session. */
+  async closeAll(reason: string): Promise<void> {
+    await Promise.all([...this.#byId.values()].map((served) => served.close(reason)));
+  }
+}

@@ -1,0 +1,28 @@
+import type { SandboxMode } from '../../src/capability/capability.js';
+import type { ServeConfig } from '../../src/cli/serve-config.js';
+import type { TenantConfig } from '../../src/tenants/index.js';
+import type { RuntimeOptions } from '../runtime-options.js';
+import type { SessionOptions } from '../session-options.js';
+
+/** Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox, audit. */
+export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: { sandbox?: SandboxMode | undefined; idleWorkers?: number } = {}): RuntimeOptions {
+  const options: RuntimeOptions = {};
+  if (config?.mcpServers !== undefined) options.mcpServers = config.mcpServers;
+  if (config?.permissions !== undefined) options.permissions = config.permissions;
+  if (config !== undefined && Object.keys(config.tenants).length > 0) {
+    options.tenants = Object.fromEntries(
+      Object.entries(config.tenants).map(([user, { permissions: _sessionRules, ...tenant }]): [string, TenantConfig] => [user, tenant]),
+    );
+  }
+  const sandbox = overrides.sandbox ?? config?.sandbox;
+  if (sandbox !== undefined) options.sandbox = sandbox;
+  if (config?.audit !== undefined) options.audit = { ...config.audit };
+  if (overrides.idleWorkers !== undefined) options.idleWorkers = overrides.idleWorkers;
+  return options;
+}
+
+/** What a session of `user` takes from the config: the user (the runtime binds the tenant) and the tenant's session rules. */
+export function userSessionOptions(config: ServeConfig | undefined, user: string): SessionOptions {
+  const permissions = config?.tenants[user]?.permissions;
+  return permissions === undefined ? { user } : { user, permissions };
+}

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { ToolwardenError } from '../../errors.js';
+import { loadServeConfig } from '../../../runtime/serve/load-serve-config.js';
+import { serveStdio } from '../../../runtime/serve/serve-stdio.js';
+import { startHttpServer } from '../../../runtime/serve/http/serve-http.js';
+import type { SessionOptions } from '../../../runtime/session-options.js';
+import { EXIT, type CliIo } from '../cli-io.js';
+import { HELP_OPTION, usageErrors, requireChoice, splitList } from '../parse-command-args.js';
+import { USAGE } from '../usage.js';
+
+const OPTIONS = {
+  ...HELP_OPTION,
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  sandbox: { type: 'string' },
+  workspace: { type: 'string' },
+  tools: { type: 'string' },
+  'read-root': { type: 'string', multiple: true },
+  mcp: { type: 'string', multiple: true },
+  user: { type: 'string' },
+} as const;
+
+const STDIO_ONLY = ['workspace', 'tools', 'read-root', 'mcp', 'user'] as const;
+const HTTP_ONLY = ['port', 'host'] as const;
+
+/**
+ * `toolwarden serve`: one session over stdio, or many users' sessions over Streamable HTTP with `--http`.
+ * Runs until stdin closes (stdio) or SIGINT/SIGTERM, then closes the sessions, the runtime and the server.
+ * @returns the exit code
+ */
+export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
+  const flags = usageErrors('serve', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values);
+  if (flags.help) {
+    io.stdout(USAGE.serve);
+    return EXIT.ok;
+  }
+  const misplaced = (flags.http ? STDIO_ONLY : HTTP_ONLY).find((flag) => flags[flag] !== undefined);
+  if (misplaced !== undefined) {
+    throw new ToolwardenError('INVALID_ARGS', `toolwarden serve: --${misplaced} is only for ${flags.http ? 'stdio serving (without --http)' : 'HTTP serving (--http)'}`);
+  }
+  const sandbox = requireChoice('sandbox', flags.sandbox, ['auto', 'required', 'off'] as const);
+  const port = parsePort(flags.port);
+  const config = flags.config === undefined ? undefined : loadServeConfig(flags.config);
+  const log = (line: string): void => io.stderr(`toolwarden: ${line}\n`);
+  if (flags.http) {
+    if (config === undefined) throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve --http: --config FILE is required (tokens and tenants come from it)');
+    const server = await startHttpServer({ config, port, host: flags.host ?? '127.0.0.1', sandbox, log });
+    log(`serving MCP over Streamable HTTP at ${server.url}`);
+    await untilSignal(() => server.close(), log);
+    return EXIT.ok;
+  }
+  if (flags.workspace === undefined && flags.user === undefined) {
+    throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve: --workspace DIR is required (or --user with a tenant workspace in --config)');
+  }
+  const session: SessionOptions = {
+    ...(flags.workspace === undefined ? {} : { workspaceRoot: flags.workspace }),
+    ...(flags.tools === undefined ? {} : { tools: splitList(flags.tools) ?? [] }),
+    ...(flags['read-root'] === undefined ? {} : { readRoots: flags['read-root'] }),
+    ...(flags.mcp === undefined ? {} : { mcpServers: flags.mcp }),
+    ...(flags.user === undefined ? {} : { user: flags.user }),
+    ...(sandbox === undefined ? {} : { sandbox }),
+  };
+  // Anything a library prints with console.log would corrupt the protocol on stdout.
+  console.log = console.error;
+  const server = await serveStdio({ session, config, log });
+  await Promise.race([server.done, untilSignal(() => server.close(), log)]);
+  return EXIT.ok;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 3333;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new ToolwardenError('INVALID_ARGS', `--port must be an integer from 0 to 65535, got '${value}'`);
+  return port;
+}
+
+/** Resolves after the first SIGINT or SIGTERM has run `close`. */
+function untilSignal(close: () => Promise<void>, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      log(`${signal}: shutting down`);
+      void close().then(resolve, (error: unknown) => {
+        log(`shutdown failed: ${(error as Error).message}`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  });
+}

@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { ToolwardenError } from '../errors.js';
+import type { SandboxMode } from '../capability/capability.js';
+import { validateMcpServers, type McpServerConfig } from '../mcp/index.js';
+import { validatePermissionSpec, type PermissionSpec } from '../policy/index.js';
+import { validateTenantConfig, type TenantConfig } from '../tenants/index.js';
+import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../tools/builtin-schemas.js';
+
+/** A tenant as the config file declares it: the runtime's tenant plus the rules for that user's sessions. */
+export interface ServeTenant extends TenantConfig {
+  /** Session rules (the second gate) for every session of this user. */
+  permissions?: PermissionSpec;
+}
+
+/** The JSON-lines audit target of the config file. */
+export interface ServeAudit {
+  file: string;
+  full?: boolean;
+  fsync?: boolean;
+}
+
+/** A validated `toolwarden serve` / `explain` config file, with paths made absolute. */
+export interface ServeConfig {
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Host rules: the first gate of every call. */
+  permissions?: PermissionSpec;
+  tenants: Record<string, ServeTenant>;
+  /** Bearer token to user name. */
+  tokens: Record<string, string>;
+  sandbox?: SandboxMode;
+  /** Close an MCP session after this long without a request. @default 900000 (15 minutes) */
+  idleTimeoutMs: number;
+  audit?: ServeAudit;
+}
+
+/** Idle timeout of served HTTP sessions when the config sets none: 15 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
+/** Shortest bearer token accepted: a guessable token is no authentication. */
+export const MIN_TOKEN_LENGTH = 16;
+
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'sandbox', 'idleTimeoutMs', 'audit'];
+const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
+const AUDIT_KEYS = ['file', 'full', 'fsync'];
+const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
+
+/**
+ * Validates a parsed config file. Relative paths (tenant workspaces and read roots, the audit file, stdio MCP
+ * servers' `cwd`) resolve against `baseDir`, the config file's directory, which is also a stdio server's default cwd.
+ * @throws ToolwardenError INVALID_OPTIONS naming the field at fault and what it must be.
+ * @example parseServeConfig(JSON.parse(text), path.dirname(file))
+ */
+export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
+  const raw = requireObject(value, 'the config');
+  rejectUnknownKeys(raw, TOP_KEYS, 'the config');
+  const mcpServers = raw['mcpServers'] === undefined ? undefined : parseMcpServers(raw['mcpServers'], baseDir);
+  const serverIds = Object.keys(mcpServers ?? {});
+  const tenants = parseTenants(raw['tenants'], serverIds, baseDir);
+  const config: ServeConfig = {
+    tenants,
+    tokens: parseTokens(raw['tokens'], tenants),
+    idleTimeoutMs: parseIdleTimeout(raw['idleTimeoutMs']),
+  };
+  if (mcpServers !== undefined) config.mcpServers = mcpServers;
+  if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions');
+  if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
+  if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
+  return config;
+}
+
+/**
+ * Checks that a config can serve HTTP: at least one token, and a workspace for every user a token names.
+ * @throws ToolwardenError INVALID_OPTIONS naming the missing field.
+ */
+export function assertHttpServable(config: ServeConfig): void {
+  const users = [...new Set(Object.values(config.tokens))];
+  if (users.length === 0) throw invalid('tokens must map at least one bearer token to a user to serve over HTTP');
+  for (const user of users) {
+    if (config.tenants[user]?.workspaceRoot === undefined) {
+      throw invalid(`tenants.${user}.workspaceRoot is required to serve over HTTP: each session of '${user}' opens in it`);
+    }
+  }
+}
+
+function parseMcpServers(value: unknown, baseDir: string): Record<string, McpServerConfig> {
+  const servers = validateMcpServers(requireObject(value, 'mcpServers')) as Record<string, McpServerConfig>;
+  const resolved: Record<string, McpServerConfig> = {};
+  for (const [id, server] of Object.entries(servers)) {
+    resolved[id] = 'command' in server ? { ...server, cwd: path.resolve(baseDir, server.cwd ?? '.') } : server;
+  }
+  return resolved;
+}
+
+function parseTenants(value: unknown, serverIds: readonly string[], baseDir: string): Record<string, ServeTenant> {
+  if (value === undefined) return {};
+  const raw = requireObject(value, 'tenants');
+  const tenants: Record<string, ServeTenant> = {};
+  for (const [user, entry] of Object.entries(raw)) {
+    const where = `tenants.${user}`;
+    rejectUnknownKeys(requireObject(entry, where), TENANT_KEYS, where);
+    const { permissions, ...rest } = entry as Record<string, unknown>;
+    const tenant: ServeTenant = { ...validateTenantConfig(user, rest, serverIds) };
+    const unknownTool = tenant.tools?.find((tool) => !isBuiltinTool(tool));
+    if (unknownTool !== undefined) throw invalid(`${where}.tools has unknown tool '${unknownTool}'; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
+    if (tenant.workspaceRoot !== undefined) tenant.workspaceRoot = path.resolve(baseDir, tenant.workspaceRoot);
+    if (tenant.readRoots !== undefined) tenant.readRoots = tenant.readRoots.map((root) => path.resolve(baseDir, root));
+    if (permissions !== undefined) tenant.permissions = validatePermissionSpec(permissions, `${where}.permissions`);
+    tenants[user] = tenant;
+  }
+  return tenants;
+}
+
+function parseTokens(value: unknown, tenants: Record<string, ServeTenant>): Record<string, string> {
+  if (value === undefined) return {};
+  const raw = requireObject(value, 'tokens');
+  for (const [token, user] of Object.entries(raw)) {
+    const shown = `tokens["${token.slice(0, 4)}..."]`;
+    if (token.length < MIN_TOKEN_LENGTH) throw invalid(`${shown}: a bearer token must be at least ${MIN_TOKEN_LENGTH} characters`);
+    if (/\s/.test(token)) throw invalid(`${shown}: a bearer token may not contain whitespace`);
+    if (typeof user !== 'string') throw invalid(`${shown} must be a user name (a string)`);
+    if (!Object.hasOwn(tenants, user)) throw invalid(`${shown} names user '${user}', who has no entry in tenants`);
+  }
+  return raw as Record<string, string>;
+}
+
+function parseIdleTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_IDLE_TIMEOUT_MS;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw invalid(`idleTimeoutMs must be a positive integer (milliseconds), got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function parseSandbox(value: unknown): SandboxMode {
+  if (typeof value !== 'string' || !SANDBOX_MODES.includes(value)) {
+    throw invalid(`sandbox must be one of 'auto', 'required', 'off', got ${JSON.stringify(value)}`);
+  }
+  return value as SandboxMode;
+}
+
+function parseAudit(value: unknown, baseDir: string): ServeAudit {
+  const raw = requireObject(value, 'audit');
+  rejectUnknownKeys(raw, AUDIT_KEYS, 'audit');
+  const file = raw['file'];
+  if (typeof file !== 'string' || file === '') throw invalid('audit.file must be a non-empty path string (JSON lines are appended to it)');
+  const audit: ServeAudit = { file: path.resolve(baseDir, file) };
+  for (const flag of ['full', 'fsync'] as const) {
+    const setting = raw[flag];
+    if (setting === undefined) continue;
+    if (typeof setting !== 'boolean') throw invalid(`audit.${flag} must be a boolean, got ${JSON.stringify(setting)}`);
+    audit[flag] = setting;
+  }
+  return audit;
+}
+
+function requireObject(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`${where} must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function rejectUnknownKeys(raw: Record<string, unknown>, known: readonly string[], where: string): void {
+  const extra = Object.keys(raw).find((key) => !known.includes(key));
+  if (extra !== undefined) throw invalid(`${where} has unknown field '${extra}'; known fields: ${known.join(', ')}`);
+}
+
+function invalid(message: string): ToolwardenError {
+  return new ToolwardenError('INVALID_OPTIONS', message);
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const run = (args: string[]) => execa(process.execPath, [MAIN, ...args], { reject: false, input: '' });
+
+describe('toolwarden demo', () => {
+  it('exits 0, prints allowed and refused rows side by side, and removes its workspace', async () => {
+    const result = await run(['demo']);
+    expect(result.exitCode).toBe(0);
+    const rows = result.stdout.split('\n');
+    const row = (call: string) => rows.find((line) => line.startsWith(call)) ?? `(no row for ${call})`;
+    expect(row('read_file src/greet.ts')).toMatch(/\ballowed\b/);
+    expect(row('bash: ls')).toMatch(/\ballowed\b/);
+    for (const [call, code] of [
+      ['read_file ../', 'NOT_READABLE'],
+      ['read_file link-to-outside', 'NOT_READABLE'],
+      ['write_file .git/hooks/pre-commit', 'BLOCKED_PATH'],
+      ['web_fetch', 'TOOL_NOT_ALLOWED'],
+      ['bash: cat /etc/passwd', 'NOT_READABLE'],
+      ['openSession with a tampered token', 'TOKEN_INVALID'],
+      ['child of [read_file] asks for bash', 'ESCALATION'],
+    ]) {
+      expect(row(call!)).toMatch(new RegExp(`\\brefused\\s+${code}:`));
+    }
+    expect(row('bash: rm -rf /')).toMatch(/\brefused\b/);
+    const root = /<workspace> is (\S+),/.exec(rows[0] ?? '')?.[1];
+    expect(root).toBeDefined();
+    expect(fs.existsSync(root!)).toBe(false);
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    ['an unknown command', ['deploy'], /unknown command 'deploy'/],
+    ['no command', [], /Usage: toolwarden <command>/],
+    ['an unknown flag', ['demo', '--fast'], /Unknown option '--fast'/],
+    ['explain without --args', ['explain', '--tool', 'bash'], /--tool and --args are required/],
+    ['explain with args that are not JSON', ['explain', '--tool', 'bash', '--args', '{command'], /--args is not JSON/],
+    ['a bad --sandbox', ['explain', '--tool', 'bash', '--args', '{}', '--sandbox', 'on'], /--sandbox must be one of auto, required, off/],
+    ['serve --http without a config', ['serve', '--http'], /--config FILE is required/],
+    ['a bad --port', ['serve', '--http', '--port', 'eighty'], /--port must be an integer/],
+  ])('prints the usage on stderr and exits 2 for %s', async (_name, args, message) => {
+    const result = await run(args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('Usage:');
+    expect(result.stdout).toBe('');
+  });
+
+  it.each([['--help'], ['demo'], ['explain'], ['serve']])('prints help for %s and exits 0', async (command) => {
+    const result = await run(command === '--help' ? ['--help'] : [command, '--help']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^Usage:/);
+  });
+});
+
+describe('toolwarden explain', () => {
+  let dir: TempTree;
+  beforeAll(() => {
+    dir = makeTempTree('tw-explain', { 'ws/src/a.ts': '' });
+    dir.write({
+      'config.json': JSON.stringify({
+        permissions: { bash: { deny: ['git push*'] }, read_file: { ask: ['secrets/**'] } },
+        tenants: { alice: { workspaceRoot: 'ws', permissions: { bash: { ask: ['npm *'] } } } },
+      }),
+      'bad.json': JSON.stringify({ tenants: { alice: { maxSessions: -1 } } }),
+    });
+  });
+  afterAll(() => dir.cleanup());
+
+  it.each([
+    ['a host deny rule', ['--tool', 'bash', '--args', '{"command":"git push origin"}'], /-> deny\n\s+decided by: host rule bash\.deny 'git push\*'/],
+    ['a host ask rule on a path', ['--tool', 'read_file', '--args', '{"path":"secrets/key"}'], /-> ask\n\s+decided by: host rule read_file\.ask 'secrets\/\*\*'/],
+    ['a user\'s session rule', ['--tool', 'bash', '--args', '{"command":"npm test && ls"}', '--user', 'alice'], /-> ask\n\s+decided by: session rule bash\.ask 'npm \*' \(command 'npm test'\)/],
+    ['the path guard in the user\'s workspace', ['--tool', 'read_file', '--args', '{"path":"../config.json"}', '--user', 'alice'], /-> deny\n\s+refused before any rule: NOT_READABLE/],
+    ['a dangerous removal', ['--tool', 'bash', '--args', '{"command":"rm -rf ."}', '--user', 'alice', '--sandbox', 'off'], /-> ask[\s\S]*dangerous: always asks[\s\S]*approver options: allow, deny\n/],
+    ['no matching rule', ['--tool', 'read_file', '--args', '{"path":"src/a.ts"}'], /-> allow\n/],
+  ])('explains %s', async (_name, args, expected) => {
+    const result = await run(['explain', ...args, '--config', dir.at('config.json')]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(expected);
+  });
+
+  it('fails with the file and the field for a bad config', async () => {
+    const result = await run(['explain', '--tool', 'bash', '--args', '{}', '--config', dir.at('bad.json')]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`toolwarden: INVALID_OPTIONS: config file ${path.join(dir.root, 'bad.json')}: tenants.alice.maxSessions must be a positive integer`);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { createBearerAuth } from '../../runtime/serve/http/bearer-auth.js';
+
+const auth = createBearerAuth({ 'alice-token-0123456789': 'alice', 'bob-token-0123456789ab': 'bob' });
+
+describe('createBearerAuth', () => {
+  it.each([
+    ['Bearer alice-token-0123456789', { ok: true, user: 'alice' }],
+    ['bearer bob-token-0123456789ab', { ok: true, user: 'bob' }],
+    ['Bearer   alice-token-0123456789  ', { ok: true, user: 'alice' }],
+    ['Bearer alice-token-012345678', { ok: false, message: 'unknown bearer token' }],
+    ['Bearer alice-token-0123456789x', { ok: false, message: 'unknown bearer token' }],
+    ['Bearer ', { ok: false, message: expect.stringContaining('missing bearer token') }],
+    ['Basic alice-token-0123456789', { ok: false, message: expect.stringContaining('missing bearer token') }],
+    ['alice-token-0123456789', { ok: false, message: expect.stringContaining('missing bearer token') }],
+    ['Bearer alice-token-0123456789 extra', { ok: false, message: expect.stringContaining('missing bearer token') }],
+    [undefined, { ok: false, message: expect.stringContaining('missing bearer token') }],
+  ])('%j', (header, expected) => {
+    expect(auth(header)).toEqual(expected);
+  });
+});
