@@ -75,7 +75,7 @@ export class Runtime {
 
   /** @internal loads the runtime's host tool modules once, so a bad module fails createRuntime. */
   async init(): Promise<void> {
-    await this.#hostTools(this.#runtimeModules);
+    await this.#hostTools(this.#runtimeModules, 'worker');
   }
 
   /** Number of open sessions. */
@@ -145,7 +145,7 @@ export class Runtime {
     );
     assertMcpConfigured(this.#services.mcp, capability);
     parseMcpEntries(capability.mcpServers, this.#services.mcp?.serverIds ?? []);
-    const hostTools = await this.#hostTools(capability.toolModules);
+    const hostTools = await this.#hostTools(capability.toolModules, capability.isolation);
     for (const tool of capability.tools) {
       if (!isBuiltinTool(tool) && !hostTools.has(tool)) {
         const known = [...BUILTIN_TOOL_NAMES, ...hostTools.keys()].join(', ');
@@ -156,11 +156,11 @@ export class Runtime {
   }
 
   /** Listings of the host tools a module set defines; a name may not shadow a built-in tool. */
-  #hostTools(moduleUrls: readonly string[]): Promise<Map<string, ToolInfo>> {
-    const key = moduleUrls.join('\n');
+  #hostTools(moduleUrls: readonly string[], isolation: Capability['isolation']): Promise<Map<string, ToolInfo>> {
+    const key = [isolation, ...moduleUrls].join('\n');
     let pending = this.#hostToolSets.get(key);
     if (!pending) {
-      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, 30_000).then((infos) => {
+      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, 30_000, isolation).then((infos) => {
         for (const info of infos) {
           if (isBuiltinTool(info.name)) throw new ToolwardenError('INVALID_OPTIONS', `host tool '${info.name}' would shadow the built-in tool of that name`);
         }
@@ -235,7 +235,7 @@ export class Runtime {
   };
 
   async #listTools(capability: Capability): Promise<ToolInfo[]> {
-    const hostTools = await this.#hostTools(capability.toolModules);
+    const hostTools = await this.#hostTools(capability.toolModules, capability.isolation);
     const local = capability.tools.flatMap((name) => {
       if (isBuiltinTool(name)) return [describeBuiltinTool(name)];
       const info = hostTools.get(name);

@@ -4,6 +4,9 @@ import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import type { BrokerApi, Prefetched } from '../src/protocol.js';
 import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
+import type { ToolHostConnection } from './workers/tool-host-connection.js';
+import { BoundProcess } from './isolation/bound-process.js';
+import { startToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
 
@@ -46,7 +49,7 @@ export class Session {
   readonly token: string;
   readonly #host: SessionHost;
   readonly #broker: BrokerApi;
-  #worker: Promise<BoundWorker> | undefined;
+  #worker: Promise<ToolHostConnection> | undefined;
   #closed = false;
   #inFlight = 0;
 
@@ -132,7 +135,7 @@ export class Session {
   }
 
   /** The live worker, replacing one that died or timed out. */
-  async #currentWorker(): Promise<BoundWorker> {
+  async #currentWorker(): Promise<ToolHostConnection> {
     const existing = await this.#worker?.catch(() => undefined);
     if (existing?.alive) return existing;
     const next = this.#bindWorker();
@@ -140,8 +143,9 @@ export class Session {
     return next;
   }
 
-  async #bindWorker(): Promise<BoundWorker> {
-    const idle = await this.#host.takeWorker(this.capability.limits.workerHeapMb);
+  /** A worker thread, or a child process under Node's permission model when the capability says `isolation: 'process'`. */
+  async #bindWorker(): Promise<ToolHostConnection> {
+    const heapMb = this.capability.limits.workerHeapMb;
     const session = {
       id: this.id,
       workspaceRoot: this.capability.workspaceRoot,
@@ -150,8 +154,10 @@ export class Session {
       toolModules: [...this.capability.toolModules],
       ...(this.capability.user === undefined ? {} : { user: this.capability.user }),
     };
-    return new BoundWorker(idle, this.#broker, session, (end) => {
+    const onEnd = (end: WorkerEnd): void => {
       if (end.reason !== 'closed') void this.#host.workerEnded(this, end);
-    });
+    };
+    if (this.capability.isolation === 'process') return new BoundProcess(await startToolProcess(session.toolModules, heapMb), this.#broker, session, onEnd);
+    return new BoundWorker(await this.#host.takeWorker(heapMb), this.#broker, session, onEnd);
   }
 }

@@ -9,24 +9,25 @@ import { withPrefetched } from './prefetched-broker.js';
 /**
  * The tool host of one session inside its worker: built-in tools, plus the session's host tool modules loaded under
  * import restrictions. Host-tool support (schema libraries, hooks) loads only when there are host tools: it doubles
- * the worker's start-up.
+ * the worker's start-up. `loadRestriction` gives what narrows host code's reach before it loads: in a worker, the
+ * import hooks (the default); an isolated process, where Node's permission model is the boundary, passes its own.
  */
-export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo): Promise<ToolHostApi> {
+export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
   const closing = new AbortController();
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
   let runHostTool: typeof import('./host-tools/run-host-tool.js').runHostTool | undefined;
   let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
   if (info.toolModules.length > 0) {
-    const [{ restrictWorker }, { loadHostTools }, runner, describer] = await Promise.all([
-      import('./host-tools/restrict-worker.js'),
+    const [restrict, { loadHostTools }, runner, describer] = await Promise.all([
+      loadRestriction(),
       import('./host-tools/load-tools.js'),
       import('./host-tools/run-host-tool.js'),
       import('./host-tools/describe-tool.js'),
     ]);
     runHostTool = runner.runHostTool;
     describeHostTool = describer.describeHostTool;
-    restrictWorker();
+    restrict();
     try {
       hostTools = await loadHostTools(info.toolModules);
     } catch (error) {
@@ -47,4 +48,8 @@ export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo):
       return describeHostTool ? [...hostTools.values()].map(describeHostTool) : [];
     },
   };
+}
+
+async function loadWorkerRestriction(): Promise<() => void> {
+  return (await import('./host-tools/restrict-worker.js')).restrictWorker;
 }

@@ -3,8 +3,12 @@ import { pathToFileURL } from 'node:url';
 import { ToolwardenError } from '../../src/errors.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { BrokerApi } from '../../src/protocol.js';
+import type { Capability } from '../../src/capability/capability.js';
 import { BoundWorker } from '../workers/bound-worker.js';
 import { startWorker } from '../workers/worker-pool.js';
+import type { ToolHostConnection } from '../workers/tool-host-connection.js';
+import { BoundProcess } from '../isolation/bound-process.js';
+import { startToolProcess } from '../isolation/start-tool-process.js';
 
 /** Turns module paths (relative to the process cwd) or URLs into file URLs. */
 export function toModuleUrls(modules: readonly string[]): string[] {
@@ -16,17 +20,16 @@ const NO_BROKER: BrokerApi = new Proxy({} as BrokerApi, {
 });
 
 /**
- * Loads host tool modules in a throwaway worker, under the same restrictions as a session worker, and returns their
- * listing entries. Host code never runs on the main thread. A module that fails fails here, naming itself.
+ * Loads host tool modules in a throwaway tool host, under the same restrictions as a session's, and returns their
+ * listing entries: a worker, or for `isolation: 'process'` a child process under Node's permission model, so code
+ * meant to run isolated never loads in the runtime's process. A module that fails fails here, naming itself.
  */
-export async function probeToolModules(moduleUrls: readonly string[], heapMb: number, timeoutMs: number): Promise<ToolInfo[]> {
-  const idle = await startWorker(heapMb);
-  const worker = new BoundWorker(
-    idle,
-    NO_BROKER,
-    { id: 'probe', workspaceRoot: path.parse(process.cwd()).root, readMaxChars: 0, toolTimeoutMs: timeoutMs, toolModules: [...moduleUrls] },
-    () => undefined,
-  );
+export async function probeToolModules(moduleUrls: readonly string[], heapMb: number, timeoutMs: number, isolation: Capability['isolation']): Promise<ToolInfo[]> {
+  const session = { id: 'probe', workspaceRoot: path.parse(process.cwd()).root, readMaxChars: 0, toolTimeoutMs: timeoutMs, toolModules: [...moduleUrls] };
+  const worker: ToolHostConnection =
+    isolation === 'process'
+      ? new BoundProcess(await startToolProcess(moduleUrls, heapMb), NO_BROKER, session, () => undefined)
+      : new BoundWorker(await startWorker(heapMb), NO_BROKER, session, () => undefined);
   const timer = setTimeout(() => void worker.terminate({ reason: 'timeout', detail: 'probing tool modules timed out' }), timeoutMs);
   try {
     return await worker.describeHostTools();

@@ -4,6 +4,7 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { IdleWorker } from './worker-pool.js';
+import type { ToolHostConnection } from './tool-host-connection.js';
 
 /** Why a bound worker stopped. */
 export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
@@ -13,7 +14,7 @@ export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: stri
  * another (one channel per direction, so a release message can never close the other side). The broker object is
  * created by the main thread with the session's verified capability, so nothing the worker sends can change it.
  */
-export class BoundWorker {
+export class BoundWorker implements ToolHostConnection {
   readonly #idle: IdleWorker;
   readonly #host: Comlink.Remote<ToolHostApi>;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
