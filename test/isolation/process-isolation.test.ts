@@ -5,7 +5,7 @@ import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.j
 
 // Build first: the runtime starts dist/workers/process-host.js.
 const MODULES = ['test/fixtures/tools/basic-tools.mjs', 'test/isolation/fixtures/direct-tools.mjs'];
-const TOOLS = ['shout', 'read_any', 'read_file', 'read_direct', 'write_direct', 'spawn_direct', 'worker_direct', 'who_am_i', 'hang', 'crash'];
+const TOOLS = ['shout', 'read_any', 'read_file', 'read_direct', 'write_direct', 'spawn_direct', 'worker_direct', 'who_am_i', 'hang', 'crash', 'pollute_broker'];
 
 let rt: Runtime;
 let ws: TempTree;
@@ -94,6 +94,11 @@ describe("Node's permission model stops tool code that reaches past ctx", () => 
     const result = await isolated.call('spawn_direct', { marker: ws.at('spawned') });
     expect(textOf(result)).toContain('ERR_ACCESS_DENIED');
     expect(fs.existsSync(ws.at('spawned'))).toBe(false);
+  });
+
+  it('a forged comlink SET sent straight to the broker changes nothing in the runtime', async () => {
+    expect(textOf(await isolated.call('pollute_broker'))).toBe('sent');
+    expect(({} as Record<string, unknown>).tw_polluted).toBeUndefined();
   });
 
   it('starting a worker thread is denied', async () => {
