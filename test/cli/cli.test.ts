@@ -3,10 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 const run = (args: string[]) => execa(process.execPath, [MAIN, ...args], { reject: false, input: '' });
+
+/** runCli in this process, with its output captured (execa strips one trailing newline; so does this). */
+async function runHere(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { exitCode, stdout: stdout.replace(/\n$/, ''), stderr: stderr.replace(/\n$/, '') };
+}
 
 describe('toolwarden demo', () => {
   it('exits 0, prints allowed and refused rows side by side, and removes its workspace', async () => {
@@ -34,6 +43,27 @@ describe('toolwarden demo', () => {
   });
 });
 
+describe('toolwarden demo without bubblewrap', () => {
+  let bin: TempTree;
+  beforeAll(() => {
+    // A PATH with the shell and the few programs the demo runs, but no bwrap.
+    bin = makeTempTree('tw-demo-bin');
+    for (const program of ['bash', 'sh', 'ls', 'cat', 'rm', 'env']) {
+      const found = (process.env['PATH'] ?? '').split(path.delimiter).map((d) => path.join(d, program)).find((p) => fs.existsSync(p));
+      if (found) fs.symlinkSync(found, bin.at(program));
+    }
+  });
+  afterAll(() => bin.cleanup());
+
+  it('still exits 0, runs bash unsandboxed and says so once', async () => {
+    const result = await execa(process.execPath, [MAIN, 'demo'], { reject: false, env: { PATH: bin.root }, extendEnv: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^bash: ls\s+allowed\s+README\.md$/m);
+    expect(result.stdout).toMatch(/^bash: cat \/etc\/passwd\s+refused\s+NOT_READABLE/m);
+    expect(result.stdout.match(/^note: OS sandbox unavailable/gm)).toHaveLength(1);
+  });
+});
+
 describe('usage', () => {
   it.each([
     ['an unknown command', ['deploy'], /unknown command 'deploy'/],
@@ -45,15 +75,21 @@ describe('usage', () => {
     ['serve --http without a config', ['serve', '--http'], /--config FILE is required/],
     ['a bad --port', ['serve', '--http', '--port', 'eighty'], /--port must be an integer/],
   ])('prints the usage on stderr and exits 2 for %s', async (_name, args, message) => {
-    const result = await run(args);
+    const result = await runHere(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain('Usage:');
     expect(result.stdout).toBe('');
   });
 
+  it('exits 2 from a real process for an unknown command', async () => {
+    const result = await run(['deploy']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^toolwarden: unknown command 'deploy'/);
+  });
+
   it.each([['--help'], ['demo'], ['explain'], ['serve']])('prints help for %s and exits 0', async (command) => {
-    const result = await run(command === '--help' ? ['--help'] : [command, '--help']);
+    const result = await runHere(command === '--help' ? ['--help'] : [command, '--help']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Usage:/);
   });
@@ -81,7 +117,7 @@ describe('toolwarden explain', () => {
     ['a dangerous removal', ['--tool', 'bash', '--args', '{"command":"rm -rf ."}', '--user', 'alice', '--sandbox', 'off'], /-> ask[\s\S]*dangerous: always asks[\s\S]*approver options: allow, deny\n/],
     ['no matching rule', ['--tool', 'read_file', '--args', '{"path":"src/a.ts"}'], /-> allow\n/],
   ])('explains %s', async (_name, args, expected) => {
-    const result = await run(['explain', ...args, '--config', dir.at('config.json')]);
+    const result = await runHere(['explain', ...args, '--config', dir.at('config.json')]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(expected);

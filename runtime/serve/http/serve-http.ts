@@ -109,9 +109,15 @@ function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions)
       const plain = toPlainError(error);
       return sendJsonRpcError(res, statusForOpenFailure(plain.code), -32000, `${plain.code}: ${plain.message}`, (body as { id?: unknown }).id);
     }
-    const served = await sessions.open(auth.user, session);
-    await served.handle(req, res, body);
-    if (served.id === undefined) await served.close('initialize failed');
+    const served = await sessions.open(auth.user, session).catch(async (error: unknown) => {
+      await session.close();
+      throw error;
+    });
+    try {
+      await served.handle(req, res, body);
+    } finally {
+      if (served.id === undefined) await served.close('initialize failed');
+    }
   };
 }
 

@@ -29,6 +29,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
       rows.push({ ...row, call: step.call, detail });
     }
     io.stdout(formatTable(rows));
+    for (const note of new Set(rows.flatMap((row) => (row.note === undefined ? [] : [row.note])))) io.stdout(`\nnote: ${note}\n`);
     const refused = rows.filter((row) => row.outcome === 'refused').length;
     io.stdout(`\n${rows.length - refused} allowed, ${refused} refused.\n`);
     return EXIT.ok;

@@ -72,7 +72,11 @@ function toolStep(call: string, tool: string, args: Record<string, unknown>): De
     call,
     run: async ({ session }) => {
       const result: ToolResult = await session.call(tool, args);
-      return { call, outcome: result.isError ? 'refused' : 'allowed', detail: describeOutcome(result) };
+      const { stdout, sandboxWarning } = result.structuredContent ?? {};
+      // A command's own output, not the runtime's notes around it; a sandbox warning is shown once, under the table.
+      const shown = !result.isError && typeof stdout === 'string' ? { content: [{ text: stdout || '(no output)' }] } : result;
+      const row: DemoRow = { call, outcome: result.isError ? 'refused' : 'allowed', detail: describeOutcome(shown) };
+      return typeof sandboxWarning === 'string' ? { ...row, note: sandboxWarning } : row;
     },
   };
 }

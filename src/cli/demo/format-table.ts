@@ -3,9 +3,11 @@ export interface DemoRow {
   call: string;
   outcome: 'allowed' | 'refused';
   detail: string;
+  /** A remark about the environment (the OS sandbox is unavailable), printed once under the table. */
+  note?: string;
 }
 
-const HEADER: Record<keyof DemoRow, string> = { call: 'CALL', outcome: 'OUTCOME', detail: 'CODE / FIRST LINE' };
+const HEADER: Omit<DemoRow, 'outcome' | 'note'> & { outcome: string } = { call: 'CALL', outcome: 'OUTCOME', detail: 'CODE / FIRST LINE' };
 
 /** Renders rows as an aligned plain-text table, cutting cells to `maxWidth` characters with an ellipsis. */
 export function formatTable(rows: readonly DemoRow[], maxWidth = 80): string {
