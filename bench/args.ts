@@ -5,6 +5,8 @@ export interface BenchArgs {
   scenarios: number[];
   /** Directory for the JSON and SVG files. */
   outDir: string | undefined;
+  /** Internal: set in the child process that runs one scenario; its result goes to this JSON file. */
+  resultFile: string | undefined;
 }
 
 const USAGE = 'usage: npm run bench -- [--quick] [--scenario N[,M...]] [--out DIR]';
@@ -14,7 +16,7 @@ const USAGE = 'usage: npm run bench -- [--quick] [--scenario N[,M...]] [--out DI
  * @example parseArgs(['--scenario', '2,3'], [1, 2, 3]).scenarios // [2, 3]
  */
 export function parseArgs(argv: readonly string[], known: readonly number[]): BenchArgs {
-  const parsed: BenchArgs = { quick: false, scenarios: [...known], outDir: undefined };
+  const parsed: BenchArgs = { quick: false, scenarios: [...known], outDir: undefined, resultFile: undefined };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag = '', inline] = splitFlag(argv[i] ?? '');
     const value = (): string => {
@@ -25,6 +27,7 @@ export function parseArgs(argv: readonly string[], known: readonly number[]): Be
     if (flag === '--quick') parsed.quick = true;
     else if (flag === '--scenario') parsed.scenarios = parseScenarioList(value(), known);
     else if (flag === '--out') parsed.outDir = value();
+    else if (flag === '--result-file') parsed.resultFile = value();
     else if (flag === '--help' || flag === '-h') throw new Error(USAGE);
     else throw new Error(`unknown argument '${flag}'\n${USAGE}`);
   }

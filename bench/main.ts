@@ -1,9 +1,11 @@
 // `npm run bench`: runs the scenarios of issue 8, prints a table per scenario, writes JSON and SVG charts.
+// Each scenario runs in a process of its own (see isolate.ts); `--result-file` marks such a child.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from './args.js';
+import { parseArgs, type BenchArgs } from './args.js';
 import { sizesFor } from './config.js';
+import { runIsolated } from './isolate.js';
 import { repoPath } from './paths.js';
 import { progress } from './progress.js';
 import { formatHeader, formatScenario, formatVerdicts, writeResults } from './report.js';
@@ -12,13 +14,17 @@ import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
 import type { RunHeader, ScenarioResult } from './types.js';
 
 async function main(): Promise<number> {
-  let args;
+  let args: BenchArgs;
   try {
     args = parseArgs(process.argv.slice(2), SCENARIOS.map((scenario) => scenario.id));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+  return args.resultFile ? runChild(args, args.resultFile) : runParent(args);
+}
+
+async function runParent(args: BenchArgs): Promise<number> {
   const header: RunHeader = {
     date: new Date().toISOString(),
     node: process.version,
@@ -32,15 +38,11 @@ async function main(): Promise<number> {
   process.stdout.write(`${formatHeader(header)}\n`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwarden-bench-'));
   const results: ScenarioResult[] = [];
-  let crashed = false;
   try {
     for (const id of args.scenarios) {
-      const scenario = SCENARIOS.find((candidate) => candidate.id === id);
-      if (!scenario) continue;
-      const result = await runScenario(scenario, { quick: args.quick, sizes: sizesFor(args.quick), scratch, progress: (message) => progress(`scenario ${id}: ${message}`) });
-      crashed ||= result.skipped?.startsWith('crashed') ?? false;
+      const result = await runIsolated(id, args.quick, scratch);
+      if (result.skipped?.startsWith('crashed')) process.stdout.write(formatScenario(result));
       results.push(result);
-      process.stdout.write(formatScenario(result));
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -48,10 +50,25 @@ async function main(): Promise<number> {
   process.stdout.write(`${formatVerdicts(results)}\n`);
   const written = writeResults({ header, scenarios: results }, args.outDir ? path.resolve(args.outDir) : repoPath('bench/results'));
   process.stdout.write(`\nwrote ${written.map((file) => path.relative(process.cwd(), file)).join(', ')}\n`);
-  return crashed ? 1 : 0;
+  return results.some((result) => result.skipped?.startsWith('crashed')) ? 1 : 0;
 }
 
-// A scenario that throws is reported as crashed and the run goes on with the next one.
+async function runChild(args: BenchArgs, resultFile: string): Promise<number> {
+  const scenario = SCENARIOS.find((candidate) => candidate.id === args.scenarios[0]);
+  if (!scenario) return 2;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwarden-bench-'));
+  try {
+    const context = { quick: args.quick, sizes: sizesFor(args.quick), scratch, progress: (message: string) => progress(`scenario ${scenario.id}: ${message}`) };
+    const result = await runScenario(scenario, context);
+    process.stdout.write(formatScenario(result));
+    fs.writeFileSync(resultFile, JSON.stringify(result));
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+// A scenario that throws is reported as crashed; the run goes on with the next one.
 async function runScenario(scenario: Scenario, context: ScenarioContext): Promise<ScenarioResult> {
   context.progress('starting');
   const started = performance.now();

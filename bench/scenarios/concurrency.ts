@@ -42,7 +42,7 @@ async function runConcurrency(context: ScenarioContext): Promise<ScenarioOutcome
   const { sizes } = context;
   notes.unshift(
     `each round: ${sizes.readsPerSession} read_file calls per session (more for few sessions, at least ${MIN_READS_PER_ROUND} a round; read-only load), then ${sizes.mixedPerSession} mixed calls per session (read_file, grep over 21 small files, write_file 1 KiB, bash exec "true", sandbox off); ${sizes.loadRounds} round(s) per session count`,
-    'before timing, every session calls each tool once; idle RSS is measured before that, after opening and 1 s of rest',
+    'before timing, every session calls each tool once and makes one untimed read-only round (each worker JITs its own code); idle RSS is measured before that, after opening and 1 s of rest',
     'RSS per session = (process RSS after opening, or peak under load) minus RSS before opening, divided by the session count',
     'event-loop delay: monitorEventLoopDelay at 1 ms resolution during the mixed load, minus the resolution',
   );
@@ -64,9 +64,13 @@ async function measureAt(runtime: Runtime, ws: BenchWorkspace, count: number, is
   const openSeconds = (performance.now() - openStarted) / 1000;
   await sleep(SETTLE_MS);
   const idleRssPerSession = (process.memoryUsage.rss() - rssBefore) / count / MB;
-  context.progress(`${count} sessions: one untimed call of each tool per session`);
-  const warmup = await runSessionLoad(sessions, (index) => mixedCalls(ws, index, TOOLS.length));
+  context.progress(`${count} sessions: untimed warm-up calls`);
   const readsPerSession = Math.max(sizes.readsPerSession, Math.ceil(MIN_READS_PER_ROUND / count));
+  // Each worker JIT-compiles its own copy of the tool code: untimed calls first, so rounds measure the steady state.
+  const warmup = await runSessionLoad(sessions, (index) => [
+    ...mixedCalls(ws, index, TOOLS.length),
+    ...repeat({ kind: 'read_file', tool: 'read_file', args: { path: ws.file4k } }, readsPerSession),
+  ]);
   const absolute = path.join(ws.root, ws.file4k);
   const readRates: number[] = [];
   const baselineRates: number[] = [];
