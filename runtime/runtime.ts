@@ -15,7 +15,7 @@ import { narrowPermissions, validatePermissionSpec, type Decision } from '../src
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig } from '../src/tenants/index.js';
 import { createAuditSink } from './audit/index.js';
 import { describeCall } from './call-subject.js';
-import { prefetchFor } from './broker/prefetch.js';
+import { planCall } from './call-plan.js';
 import { assertMcpConfigured } from './mcp-access.js';
 import { McpHub } from './mcp/index.js';
 import { PolicyGate } from './policy/policy-gate.js';
@@ -175,7 +175,7 @@ export class Runtime {
   async #open(capability: Capability, token: string): Promise<Session> {
     this.#checkQuotas(capability);
     const services = await createSessionServices(this.#services, capability);
-    const session = new Session(capability, token, this.#sessionHost, services.broker);
+    const session = new Session(capability, token, this.#sessionHost, services.broker, services.calls);
     this.#sessions.set(session.id, { session, services });
     try {
       await session.start();
@@ -266,10 +266,10 @@ export class Runtime {
     try {
       if (isBuiltinTool(name)) validateBuiltinArgs(name, args);
       // No rule mentions this tool: the built-in default allows it, and the broker's guard refuses what it must.
-      if (!this.#services.gate.hasRulesFor(services.gateSession, name)) return { decision: 'allow', rule: 'default', ...(await prefetchFor(services.broker, name, args)) };
+      if (!this.#services.gate.hasRulesFor(services.gateSession, name)) return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args)) };
       const subject = describeCall(services.paths, name, args);
       const outcome = await this.#services.gate.enforce(services.gateSession, subject, args);
-      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await prefetchFor(services.broker, name, args)) };
+      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args)) };
     } catch (error) {
       const plain = toPlainError(error);
       return { decision: 'deny', rule: 'path guard', refusal: errorResult(plain.code, plain.message) };

@@ -15,6 +15,9 @@ import type { GateSession, PolicyGate } from './policy/policy-gate.js';
 import type { ShellSpec } from './processes/index.js';
 import type { SandboxChoice } from './sandbox/create-sandbox.js';
 import { BashService } from './shell/bash-service.js';
+import { CallTracker } from './broker/call-tracker.js';
+import { describeCall } from './call-subject.js';
+import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import type { WalkPool } from './walk/index.js';
 
 /** Runtime-wide services every session shares. */
@@ -36,6 +39,10 @@ export interface SessionServices {
   readonly bash: BashService;
   readonly mcp: McpAccess;
   readonly gateSession: GateSession;
+  /** The calls in flight, which decide what the broker serves. */
+  readonly calls: CallTracker;
+  /** web_fetch, run on the main thread. */
+  fetch(args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 const DEFAULT_FETCH_MAX_BYTES = 1_000_000;
@@ -73,20 +80,42 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     warn: (message) => log('bash', { event: 'sandbox' }, message),
   });
   const mcp = new McpAccess(runtime.mcp, capability);
+  const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));
+  const fetch = (args: Record<string, unknown>): Promise<ToolResult> =>
+    webFetch(args as unknown as Parameters<typeof webFetch>[0], {
+      net: capability.net === false ? false : [...capability.net],
+      timeoutMs: capability.limits.toolTimeoutMs,
+      maxBytes: DEFAULT_FETCH_MAX_BYTES,
+    });
   const broker = createBroker({
     paths,
     quota: new WriteQuota(capability.limits.writeQuotaBytes),
     limits: capability.limits,
     walk: runtime.walk,
+    calls,
     bash: (args) => bash.handle(args),
-    webFetch: (args): Promise<ToolResult> =>
-      webFetch(args as unknown as Parameters<typeof webFetch>[0], {
-        net: capability.net === false ? false : [...capability.net],
-        timeoutMs: capability.limits.toolTimeoutMs,
-        maxBytes: DEFAULT_FETCH_MAX_BYTES,
-      }),
-    mcpCall: (tool, args) => mcp.call(tool, args),
+    fetch,
+    mcp: (tool, args) => mcp.call(tool, args),
+    admitCtx: async (tool, args) => {
+      if (!runtime.gate.hasRulesFor(gateSession, tool)) return { decision: 'allow', rule: 'default' };
+      const outcome = await runtime.gate.enforce(gateSession, describeCall(paths, tool, args), args);
+      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule };
+    },
+    auditCtx: (tool, args, admission, result, durationMs) => {
+      runtime.audit.emit({
+        time: new Date(Date.now() - durationMs).toISOString(),
+        sessionId: capability.sid,
+        ...(capability.user === undefined ? {} : { user: capability.user }),
+        tool,
+        args,
+        decision: admission.decision === 'deny' ? 'deny' : result.isError ? 'error' : 'allow',
+        ...(admission.rule === undefined ? {} : { rule: admission.rule }),
+        ...(result.code === undefined ? {} : { code: result.code }),
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        result: result.content.map((c) => c.text).join('\n'),
+      });
+    },
     log: (level, message, data) => log('ctx.log', { level, message, data }, message),
   });
-  return { paths, broker, bash, mcp, gateSession };
+  return { paths, broker, bash, mcp, gateSession, calls, fetch };
 }

@@ -3,6 +3,7 @@ import type { Capability } from '../src/capability/capability.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import type { BrokerApi, Prefetched } from '../src/protocol.js';
+import type { CallTracker } from './broker/call-tracker.js';
 import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
 import type { ToolHostConnection } from './workers/tool-host-connection.js';
 import { BoundProcess } from './isolation/bound-process.js';
@@ -19,6 +20,8 @@ export interface Admission {
   refusal?: ToolResult;
   /** Broker answers to send with the call (saves the worker a round trip). */
   prefetched?: Prefetched;
+  /** For tools whose code is the broker's own (MCP tools, web_fetch): runs the call on the main thread. */
+  direct?: () => Promise<ToolResult>;
 }
 
 /** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
@@ -52,9 +55,11 @@ export class Session {
   #worker: Promise<ToolHostConnection> | undefined;
   #closed = false;
   #inFlight = 0;
+  readonly #calls: CallTracker;
 
   /** @internal created by the runtime */
-  constructor(capability: Capability, token: string, host: SessionHost, broker: BrokerApi) {
+  constructor(capability: Capability, token: string, host: SessionHost, broker: BrokerApi, calls: CallTracker) {
+    this.#calls = calls;
     this.id = capability.sid;
     this.capability = capability;
     this.token = token;
@@ -120,16 +125,19 @@ export class Session {
       return errorResult('CALL_LIMIT', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
     }
     this.#inFlight += 1;
+    const leave = this.#calls.enter(name);
     try {
       Object.assign(admission, await this.#host.admit(this, name, args));
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
+      if (admission.direct) return await admission.direct();
       const worker = await this.#currentWorker();
       return await worker.call(name, args, this.capability.limits.toolTimeoutMs, admission.prefetched);
     } catch (error) {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);
     } finally {
+      leave();
       this.#inFlight -= 1;
     }
   }

@@ -29,22 +29,29 @@ export interface ChangeStep {
   content?: string;
 }
 
+/** The file operations a host tool's `ctx.fs` asks the broker for. */
+export type CtxFsOp = 'readFile' | 'writeFile' | 'editFile' | 'list' | 'stat' | 'glob' | 'grep';
+
 /**
  * What the broker offers a session's worker. Every method checks its request against the session's capability;
  * nothing the worker sends can widen it. Paths are as the tool received them (the broker resolves them).
+ * The first group serves the built-in tools and answers only while the runtime has admitted a call of a tool that
+ * needs it; the `ctx*` group serves host tools' `ctx`, only while a host tool call is in flight, and applies the
+ * permission rules and the audit to each request itself.
  */
 export interface BrokerApi {
   readFile(path: string): Promise<BrokerReply<BrokeredFile | undefined>>;
   readFileStrict(path: string): Promise<BrokerReply<BrokeredFile>>;
   writeFile(path: string, content: string): Promise<BrokerReply<{ path: string; bytes: number; created: boolean }>>;
   listDir(path: string | undefined): Promise<BrokerReply<{ path: string; entries: DirEntry[] }>>;
-  stat(path: string): Promise<BrokerReply<{ path: string; kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined>>;
   glob(pattern: string, path: string | undefined): Promise<BrokerReply<{ paths: string[]; truncated: boolean }>>;
   grep(request: GrepArgs): Promise<BrokerReply<{ matches: { path: string; line: number; text: string }[]; truncated: boolean; filesScanned: number }>>;
   applyChanges(steps: ChangeStep[]): Promise<BrokerReply<{ written: string[]; deleted: string[] }>>;
   bash(args: Record<string, unknown>): Promise<ToolResult>;
-  webFetch(args: Record<string, unknown>): Promise<ToolResult>;
-  mcpCall(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  ctxFs(op: CtxFsOp, args: Record<string, unknown>): Promise<BrokerReply<unknown>>;
+  ctxExec(args: Record<string, unknown>): Promise<ToolResult>;
+  ctxFetch(args: Record<string, unknown>): Promise<ToolResult>;
+  ctxMcp(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void>;
 }
 

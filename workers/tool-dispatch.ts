@@ -1,15 +1,13 @@
 import { toPlainError } from '../src/errors.js';
-import type { BrokerApi } from '../src/protocol.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import { isBuiltinTool, type BuiltinToolName } from '../src/tools/builtin-schemas.js';
 import { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool, type FileToolContext } from './tools/file-tools.js';
 import { applyPatchTool } from './tools/patch-tool.js';
 
-const MCP_PREFIX = 'mcp__';
-
 type Handler = (args: never, ctx: FileToolContext) => Promise<ToolResult>;
 
-const HANDLERS: Record<BuiltinToolName, Handler> = {
+// web_fetch and MCP tools run on the main thread (their code is the broker's), so they never reach a worker.
+const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch'>, Handler> = {
   read_file: readFileTool,
   write_file: writeFileTool,
   edit_file: editFileTool,
@@ -18,7 +16,6 @@ const HANDLERS: Record<BuiltinToolName, Handler> = {
   glob: globTool,
   grep: grepTool,
   bash: (args: Record<string, unknown>, ctx) => ctx.broker.bash(args),
-  web_fetch: (args: Record<string, unknown>, ctx) => ctx.broker.webFetch(args),
 };
 
 /**
@@ -28,15 +25,11 @@ const HANDLERS: Record<BuiltinToolName, Handler> = {
  */
 export async function dispatchTool(name: string, args: Record<string, unknown>, ctx: FileToolContext): Promise<ToolResult> {
   try {
-    if (isBuiltinTool(name)) {
-      return await HANDLERS[name](args as never, ctx);
-    }
-    if (name.startsWith(MCP_PREFIX)) return await ctx.broker.mcpCall(name, args);
-    return errorResult('TOOL_NOT_ALLOWED', `unknown tool '${name}'`);
+    const handler = isBuiltinTool(name) && name !== 'web_fetch' ? HANDLERS[name] : undefined;
+    if (handler) return await handler(args as never, ctx);
+    return errorResult('TOOL_NOT_ALLOWED', `tool '${name}' does not run in a session worker`);
   } catch (error) {
     const plain = toPlainError(error);
     return errorResult(plain.code, plain.message);
   }
 }
-
-export type { BrokerApi };

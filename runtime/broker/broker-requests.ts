@@ -6,13 +6,14 @@ const BROKER_METHODS = {
   readFileStrict: true,
   writeFile: true,
   listDir: true,
-  stat: true,
   glob: true,
   grep: true,
   applyChanges: true,
   bash: true,
-  webFetch: true,
-  mcpCall: true,
+  ctxFs: true,
+  ctxExec: true,
+  ctxFetch: true,
+  ctxMcp: true,
   log: true,
 } as const satisfies Record<keyof BrokerApi, true>;
 

@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION, type BoundSessionInfo, type BrokerApi, type Prefetche
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { WorkerEnd } from '../workers/bound-worker.js';
 import type { ToolHostConnection } from '../workers/tool-host-connection.js';
-import { isBrokerRequest } from './broker-requests.js';
+import { isBrokerRequest } from '../broker/broker-requests.js';
 import { IpcChannels } from './ipc-channels.js';
 import type { ProcessControlMessage } from './process-protocol.js';
 import type { ToolProcess } from './start-tool-process.js';

@@ -4,6 +4,8 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { IdleWorker } from './worker-pool.js';
+import { filterEndpoint } from '../broker/filtered-endpoint.js';
+import { isBrokerRequest } from '../broker/broker-requests.js';
 import type { ToolHostConnection } from './tool-host-connection.js';
 
 /** Why a bound worker stopped. */
@@ -30,7 +32,7 @@ export class BoundWorker implements ToolHostConnection {
     const hostChannel = new MessageChannel();
     this.#brokerPort = brokerChannel.port1;
     this.#hostPort = hostChannel.port1;
-    Comlink.expose(broker, nodeEndpoint(brokerChannel.port1));
+    Comlink.expose(broker, filterEndpoint(nodeEndpoint(brokerChannel.port1), isBrokerRequest));
     this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(hostChannel.port1));
     const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, hostPort: hostChannel.port2, brokerPort: brokerChannel.port2, session };
     idle.worker.postMessage(bind, [hostChannel.port2, brokerChannel.port2]);

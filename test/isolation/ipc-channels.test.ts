@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import { isBrokerRequest } from '../../runtime/isolation/broker-requests.js';
+import { isBrokerRequest } from '../../runtime/broker/broker-requests.js';
 import { IpcChannels } from '../../runtime/isolation/ipc-channels.js';
 
 /** Two IpcChannels joined like the two ends of an IPC channel (structured clone, asynchronous delivery). */

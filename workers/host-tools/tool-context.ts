@@ -1,8 +1,7 @@
 import { ToolwardenError } from '../../src/errors.js';
 import type { ExecResult, ToolContext, ToolSessionInfo } from '../../src/host-tools/define-tool.js';
-import type { BrokerApi } from '../../src/protocol.js';
+import type { BrokeredFile, BrokerApi, CtxFsOp, DirEntry } from '../../src/protocol.js';
 import type { ToolResult } from '../../src/tool-result.js';
-import { applyEdit } from '../../src/text/edit.js';
 import { unwrap } from '../broker-client.js';
 
 /**
@@ -10,37 +9,34 @@ import { unwrap } from '../broker-client.js';
  * it against the session's capability, exactly as for the built-in tools.
  */
 export function createToolContext(broker: BrokerApi, session: ToolSessionInfo, signal: AbortSignal): ToolContext {
-  const readText = async (path: string): Promise<string> => {
-    const file = await unwrap(broker.readFileStrict(path));
-    if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path} is a binary file`);
-    return file.text;
-  };
+  const fsOp = <T>(op: CtxFsOp, args: Record<string, unknown>): Promise<T> => unwrap(broker.ctxFs(op, args)) as Promise<T>;
   return Object.freeze({
     fs: Object.freeze({
-      readFile: readText,
+      readFile: async (path: string) => {
+        const file = await fsOp<BrokeredFile>('readFile', { path });
+        if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path} is a binary file`);
+        return file.text;
+      },
       writeFile: async (path: string, content: string) => {
-        await unwrap(broker.writeFile(path, content));
+        await fsOp('writeFile', { path, content });
       },
-      editFile: async (path: string, oldString: string, newString: string, options?: { replaceAll?: boolean }) => {
-        const edited = applyEdit(await readText(path), oldString, newString, options?.replaceAll ?? false, path);
-        await unwrap(broker.writeFile(path, edited.content));
-        return { replacements: edited.replacements };
-      },
-      list: async (path?: string) => (await unwrap(broker.listDir(path))).entries,
+      editFile: (path: string, oldString: string, newString: string, options?: { replaceAll?: boolean }) =>
+        fsOp<{ replacements: number }>('editFile', { path, old_string: oldString, new_string: newString, replace_all: options?.replaceAll ?? false }),
+      list: (path?: string) => fsOp<DirEntry[]>('list', path === undefined ? {} : { path }),
       stat: async (path: string) => {
-        const stat = await unwrap(broker.stat(path));
+        const stat = await fsOp<{ kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined>('stat', { path });
         return stat ? { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
       },
-      glob: async (pattern: string, options?: { path?: string }) => (await unwrap(broker.glob(pattern, options?.path))).paths,
+      glob: (pattern: string, options?: { path?: string }) => fsOp<string[]>('glob', { pattern, ...options }),
       grep: async (pattern: string, options?: { path?: string; glob?: string; ignoreCase?: boolean; maxResults?: number }) =>
-        (await unwrap(broker.grep({ pattern, ...options }))).matches,
+        (await fsOp<{ matches: { path: string; line: number; text: string }[] }>('grep', { pattern, ...options })).matches,
     }),
     exec: async (command: string, options?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult> => {
-      const result = throwIfError(await broker.bash({ action: 'exec', command, ...options }));
+      const result = throwIfError(await broker.ctxExec({ command, ...options }));
       return result.structuredContent as unknown as ExecResult;
     },
-    fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.webFetch({ url, ...init })),
-    mcp: Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.mcpCall(tool, args)) }),
+    fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.ctxFetch({ url, ...init })),
+    mcp: Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }),
     signal,
     log: (message: string, data?: unknown) => {
       void broker.log('info', String(message), data);

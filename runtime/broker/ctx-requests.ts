@@ -1,0 +1,116 @@
+import { ToolwardenError, toPlainError } from '../../src/errors.js';
+import type { BrokerApi, BrokerReply, CtxFsOp, GrepArgs } from '../../src/protocol.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import { applyEdit } from '../../src/text/edit.js';
+import type { BrokerServices } from './broker.js';
+import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
+
+/** How a ctx request fared against the rules, for the audit log. */
+export interface CtxAdmission {
+  decision: 'allow' | 'deny';
+  rule?: string;
+  refusal?: ToolResult;
+}
+
+/** What the broker needs to serve host tools' `ctx` requests. */
+export interface CtxServices {
+  /** Applies the rules (and the approver) to a ctx request as if it were a call of `tool`. */
+  admitCtx(tool: string, args: Record<string, unknown>): Promise<CtxAdmission>;
+  /** Records a ctx request in the audit stream. */
+  auditCtx(tool: string, args: Record<string, unknown>, admission: CtxAdmission, result: ToolResult, durationMs: number): void;
+  fetch(args: Record<string, unknown>): Promise<ToolResult>;
+  mcp(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): void;
+}
+
+/** The built-in tool whose rules govern each `ctx.fs` operation. */
+const FS_RULES: Record<CtxFsOp, string> = {
+  readFile: 'read_file',
+  writeFile: 'write_file',
+  editFile: 'edit_file',
+  list: 'list_dir',
+  stat: 'read_file',
+  glob: 'glob',
+  grep: 'grep',
+};
+
+type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' | 'log'>;
+
+/**
+ * The broker's `ctx*` methods: each is served only while a host tool call is in flight, goes through the same
+ * rules and approvals as the built-in tool it stands for (file rules for ctx.fs, bash for ctx.exec, web_fetch for
+ * ctx.fetch, the MCP tool's name for ctx.mcp.call), and is audited as `ctx:<tool>`.
+ */
+export function createCtxHandlers(services: BrokerServices, grep: (args: GrepArgs) => Promise<unknown>): CtxHandlers {
+  const run = async (tool: string, args: Record<string, unknown>, work: () => Promise<ToolResult>, gated = true): Promise<ToolResult> => {
+    const started = performance.now();
+    let admission: CtxAdmission | undefined;
+    let result: ToolResult;
+    try {
+      if (!services.calls.servingHostTool) throw new ToolwardenError('TOOL_NOT_ALLOWED', `ctx requests are only served during a host tool call (${tool})`);
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolwardenError('INVALID_ARGS', `arguments of ctx ${tool} must be an object`);
+      admission = gated ? await services.admitCtx(tool, args) : { decision: 'allow' };
+      result = admission.refusal ?? (await work());
+    } catch (error) {
+      const plain = toPlainError(error);
+      admission ??= { decision: 'deny', rule: 'ctx request check' };
+      result = errorResult(plain.code, plain.message);
+    }
+    services.auditCtx(`ctx:${tool}`, args, admission, result, performance.now() - started);
+    return result;
+  };
+  return {
+    ctxFs: async (op, args): Promise<BrokerReply<unknown>> => {
+      const tool = Object.hasOwn(FS_RULES, op) ? FS_RULES[op] : undefined;
+      if (tool === undefined) return { ok: false, error: { code: 'INVALID_ARGS', message: `unknown ctx.fs operation '${String(op)}'` } };
+      let value: unknown;
+      const result = await run(tool, args, async () => {
+        value = await fsOperation(services, grep, op, args);
+        return { content: [{ type: 'text', text: `ctx.fs.${op} done` }] };
+      });
+      if (result.isError) return { ok: false, error: { code: result.code ?? 'INTERNAL', message: (result.content[0]?.text ?? '').replace(/^[A-Z_]+: /, '') } };
+      return { ok: true, value };
+    },
+    // bash applies its rules itself, per parsed command, for the built-in tool and ctx.exec alike.
+    ctxExec: (args) => run('bash', args, () => services.bash({ ...args, action: 'exec' }), false),
+    ctxFetch: (args) => run('web_fetch', args, () => services.fetch(args)),
+    ctxMcp: (tool, args) => run(String(tool), args, () => services.mcp(String(tool), args)),
+    log: async (level, message, data) => services.log(level, String(message), data),
+  };
+}
+
+async function fsOperation(services: BrokerServices, grep: (args: GrepArgs) => Promise<unknown>, op: CtxFsOp, args: Record<string, unknown>): Promise<unknown> {
+  const { paths, quota, limits, walk } = services;
+  const path = (): string => {
+    if (typeof args['path'] !== 'string') throw new ToolwardenError('INVALID_ARGS', `ctx.fs.${op}: path must be a string`);
+    return args['path'];
+  };
+  const text = (name: string): string => {
+    if (typeof args[name] !== 'string') throw new ToolwardenError('INVALID_ARGS', `ctx.fs.${op}: ${name} must be a string`);
+    return args[name] as string;
+  };
+  switch (op) {
+    case 'readFile':
+      return readExistingTextFile(paths, path());
+    case 'writeFile':
+      return writeTextFile(paths, quota, path(), text('content'));
+    case 'editFile': {
+      const file = readExistingTextFile(paths, path());
+      if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path()} is a binary file; editFile edits text`);
+      const edited = applyEdit(file.text, text('old_string'), text('new_string'), args['replace_all'] === true, path());
+      writeTextFile(paths, quota, path(), edited.content);
+      return { replacements: edited.replacements };
+    }
+    case 'list':
+      return listDirectory(paths, typeof args['path'] === 'string' ? args['path'] : undefined, limits.maxResults).entries;
+    case 'stat':
+      return statPath(paths, path());
+    case 'glob': {
+      const root = paths.readable(typeof args['path'] === 'string' ? args['path'] : '.');
+      const found = await walk.glob({ root, pattern: text('pattern'), maxResults: limits.maxResults, scope: { roots: [paths.scope.workspaceRoot, ...paths.scope.readRoots] } }, limits.toolTimeoutMs);
+      return found.paths;
+    }
+    case 'grep':
+      return grep(args as unknown as GrepArgs);
+  }
+}

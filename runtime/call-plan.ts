@@ -1,0 +1,26 @@
+import type { Prefetched } from '../src/protocol.js';
+import type { ToolResult } from '../src/tool-result.js';
+import type { SessionServices } from './session-services.js';
+
+/** How an admitted call runs beyond the default (the worker, asking the broker as it goes). */
+export interface CallPlan {
+  /** The broker's answer to the call's first, certain I/O request, sent with the call: read_file's read. */
+  prefetched?: Prefetched;
+  /** Tools whose code is the broker's own run on the main thread: MCP tools and web_fetch. */
+  direct?: () => Promise<ToolResult>;
+}
+
+/**
+ * Plans an admitted call. Prefetching saves read_file a round trip between the worker and the broker; running MCP
+ * tools and web_fetch on the main thread saves two, and keeps the broker's MCP and fetch requests for host tools'
+ * ctx alone, where they are checked and audited per request.
+ */
+export async function planCall(services: SessionServices, tool: string, args: Record<string, unknown>): Promise<CallPlan> {
+  if (tool === 'read_file' && typeof args['path'] === 'string') {
+    const path = args['path'];
+    return { prefetched: { readFileStrict: { path, reply: await services.broker.readFileStrict(path) } } };
+  }
+  if (tool === 'web_fetch') return { direct: () => services.fetch(args) };
+  if (tool.startsWith('mcp__')) return { direct: () => services.mcp.call(tool, args) };
+  return {};
+}
