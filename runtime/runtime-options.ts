@@ -21,6 +21,8 @@ export interface RuntimeOptions {
   shell?: 'bash' | 'sh' | 'cmd' | 'powershell';
   /** Host tool modules (paths relative to the process cwd, or file URLs) loaded in every session worker. */
   toolModules?: readonly string[];
+  /** Time host tool modules may take to load when they are listed. @default 30000 */
+  moduleLoadTimeoutMs?: number;
   /** Host-wide permission rules: the first gate every call passes. */
   permissions?: PermissionSpec;
   /** Answers `ask` decisions; without it, ask means deny. */

@@ -160,7 +160,7 @@ export class Runtime {
     const key = [isolation, ...moduleUrls].join('\n');
     let pending = this.#hostToolSets.get(key);
     if (!pending) {
-      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, 30_000, isolation).then((infos) => {
+      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, this.#options.moduleLoadTimeoutMs ?? 30_000, isolation).then((infos) => {
         for (const info of infos) {
           if (isBuiltinTool(info.name)) throw new ToolwardenError('INVALID_OPTIONS', `host tool '${info.name}' would shadow the built-in tool of that name`);
         }

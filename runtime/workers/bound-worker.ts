@@ -73,9 +73,19 @@ export class BoundWorker implements ToolHostConnection {
     }
   }
 
-  /** Listing entries of the host tools the worker loaded; throws when a module failed to load. */
-  describeHostTools(): Promise<Awaited<ReturnType<ToolHostApi['describeHostTools']>>> {
-    return this.#host.describeHostTools();
+  /** Listing entries of the host tools the worker loaded; throws when a module failed to load or the worker ends. */
+  async describeHostTools(): Promise<Awaited<ReturnType<ToolHostApi['describeHostTools']>>> {
+    if (this.#ended) throw new Error(this.#ended.detail);
+    let settleEnd!: (end: WorkerEnd) => void;
+    const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
+    this.#pending.add(settleEnd);
+    try {
+      const outcome = await Promise.race([this.#host.describeHostTools(), ended]);
+      if (isWorkerEnd(outcome)) throw new Error(outcome.detail);
+      return outcome;
+    } finally {
+      this.#pending.delete(settleEnd);
+    }
   }
 
   /** Stops the worker; pending calls end with the given reason. */

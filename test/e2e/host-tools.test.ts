@@ -207,6 +207,13 @@ describe('bad modules', () => {
   });
 });
 
+describe('a module that never finishes loading', () => {
+  it('fails createRuntime after moduleLoadTimeoutMs instead of hanging', async () => {
+    const attempt = createRuntime({ idleWorkers: 0, moduleLoadTimeoutMs: 500, toolModules: ['test/fixtures/tools/bad/hangs-at-import.mjs'] });
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('timed out') });
+  });
+});
+
 describe('per-session modules', () => {
   it("loads a session's own toolModules for that session only", async () => {
     const s = await open(['whoami', 'noop'], { toolModules: [EXTRA], user: 'carol' });
