@@ -51,7 +51,8 @@ export class BashService {
       return this.#withWarning(await this.#run(parseBashArgs(args), args));
     } catch (error) {
       const plain = toPlainError(error);
-      return errorResult(plain.code, plain.message);
+      // details carry the deciding rule of a refusal, which the runtime puts in the audit event.
+      return errorResult(plain.code, plain.message, plain.details);
     }
   }
 
@@ -123,7 +124,8 @@ export class BashService {
     const check = await checkCommand(paths, command, cwd, env['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
     if (check.verdict === 'deny') {
       const at = check.decidingPath ? ` (path '${check.decidingPath}')` : '';
-      throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`);
+      const details = { rule: 'static check', ...(check.decidingPath ? { path: check.decidingPath } : {}) };
+      throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`, details);
     }
     const outcome = await gate.enforce(
       gateSession,
@@ -133,7 +135,7 @@ export class BashService {
     if (outcome.refusal) {
       const why = check.reasons.length > 0 ? ` Static check: ${check.reasons.join('; ')}` : '';
       const text = outcome.refusal.content[0]?.text ?? '';
-      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', `${text.replace(/^[A-Z_]+: /, '')}.${why}`);
+      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', `${text.replace(/^[A-Z_]+: /, '')}.${why}`, { rule: outcome.rule });
     }
     return cwd;
   }
