@@ -13,7 +13,6 @@ import { withPrefetched } from './prefetched-broker.js';
  * import hooks (the default); an isolated process, where Node's permission model is the boundary, passes its own.
  */
 export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
-  const closing = new AbortController();
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
   let runHostTool: typeof import('./host-tools/run-host-tool.js').runHostTool | undefined;
@@ -39,7 +38,7 @@ export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, 
   return {
     callTool: async (name, args, prefetched) => {
       const tool = hostTools.get(name);
-      if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs, closing.signal);
+      if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs);
       if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
       return dispatchTool(name, args, prefetched ? { ...fileCtx, broker: withPrefetched(broker, prefetched) } : fileCtx);
     },

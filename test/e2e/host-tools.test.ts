@@ -97,9 +97,20 @@ describe('results and failures', () => {
   });
 
   it('ends a hanging tool with TIMEOUT and replaces the worker', async () => {
-    const s = await open(['hang', 'noop'], { limits: { toolTimeoutMs: 400 } });
+    const s = await open(['hang', 'noop', 'worker_mark'], { limits: { toolTimeoutMs: 400 } });
+    const before = textOf(await s.call('worker_mark'));
     expect(await s.call('hang')).toMatchObject({ isError: true, code: 'TIMEOUT' });
     expect(await s.call('noop')).toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
+    expect(textOf(await s.call('worker_mark'))).not.toBe(before);
+  });
+
+  it('lets a tool that stops on ctx.signal end with TIMEOUT and keep its worker', async () => {
+    const s = await open(['patient', 'worker_mark'], { limits: { toolTimeoutMs: 1000 } });
+    const before = textOf(await s.call('worker_mark'));
+    const result = await s.call('patient');
+    expect(result).toMatchObject({ isError: true, code: 'TIMEOUT' });
+    expect(textOf(result)).toContain('gave up');
+    expect(textOf(await s.call('worker_mark'))).toBe(before);
   });
 
   it('reports a tool that exits its worker as WORKER_CRASHED, and the next call works', async () => {

@@ -5,11 +5,17 @@ import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js
 import { createToolContext } from './tool-context.js';
 import { validateHostToolArgs } from './validate-input.js';
 
+/** Time before the hard deadline at which ctx.signal aborts, so a cooperative tool can stop and keep its worker. */
+export function abortLeadMs(deadlineMs: number): number {
+  return Math.min(250, Math.floor(deadlineMs / 10));
+}
+
 /**
- * Runs a host tool: validates its arguments, gives it a brokered ctx whose signal aborts at the deadline, and turns
- * its return value (string, JSON value or ToolResult) or its thrown error (TOOL_FAILED) into a ToolResult.
+ * Runs a host tool: validates its arguments, gives it a brokered ctx whose signal aborts shortly before the call's
+ * deadline (the runtime stops the worker at the deadline itself), and turns its return value (string, JSON value or
+ * ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when the tool gave up on the aborted signal.
  */
-export async function runHostTool(tool: DefinedTool, args: unknown, broker: BrokerApi, session: ToolSessionInfo, deadlineMs: number, closing: AbortSignal): Promise<ToolResult> {
+export async function runHostTool(tool: DefinedTool, args: unknown, broker: BrokerApi, session: ToolSessionInfo, deadlineMs: number): Promise<ToolResult> {
   let parsed: unknown;
   try {
     parsed = validateHostToolArgs(tool, args ?? {});
@@ -18,19 +24,17 @@ export async function runHostTool(tool: DefinedTool, args: unknown, broker: Brok
     return errorResult('INVALID_ARGS', message);
   }
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ToolwardenError('TIMEOUT', `${tool.name} passed its deadline`)), deadlineMs);
-  const onClose = (): void => controller.abort(new ToolwardenError('SESSION_CLOSED', 'the session closed'));
-  closing.addEventListener('abort', onClose, { once: true });
+  const timer = setTimeout(() => controller.abort(new ToolwardenError('TIMEOUT', `${tool.name} is about to pass toolTimeoutMs=${deadlineMs}`)), deadlineMs - abortLeadMs(deadlineMs));
   try {
     const value = await tool.run(parsed as Record<string, unknown>, createToolContext(broker, session, controller.signal));
     return toToolResult(value);
   } catch (error) {
     const code = error instanceof ToolwardenError ? ` [${error.code}]` : '';
     const message = error instanceof Error ? error.message : String(error);
+    if (controller.signal.aborted) return errorResult('TIMEOUT', `${tool.name} stopped at its deadline (toolTimeoutMs=${deadlineMs}): ${message}`);
     return errorResult('TOOL_FAILED', `${tool.name} threw${code}: ${message}`);
   } finally {
     clearTimeout(timer);
-    closing.removeEventListener('abort', onClose);
   }
 }
 
