@@ -47,6 +47,8 @@ export class Runtime {
   readonly #pool: WorkerPool;
   readonly #services: RuntimeServices;
   readonly #sessions = new Map<string, { session: Session; services: SessionServices }>();
+  /** Sessions being opened, by id, with their user: they count against the quotas already. */
+  readonly #opening = new Map<string, string | undefined>();
   readonly #runtimeModules: readonly string[];
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
@@ -173,34 +175,40 @@ export class Runtime {
   }
 
   async #open(capability: Capability, token: string): Promise<Session> {
-    this.#checkQuotas(capability);
-    const services = await createSessionServices(this.#services, capability);
-    const session = new Session(capability, token, this.#sessionHost, services.broker, services.calls);
-    this.#sessions.set(session.id, { session, services });
+    // The slot is taken before the first await, so concurrent opens cannot all pass the same check.
+    this.#reserveSlot(capability);
+    let services: SessionServices | undefined;
     try {
+      services = await createSessionServices(this.#services, capability);
+      const session = new Session(capability, token, this.#sessionHost, services.broker, services.calls);
+      this.#sessions.set(session.id, { session, services });
       await session.start();
+      return session;
     } catch (error) {
-      this.#sessions.delete(session.id);
-      await services.bash.close();
+      this.#sessions.delete(capability.sid);
+      await services?.bash.close();
       throw error;
+    } finally {
+      this.#opening.delete(capability.sid);
     }
-    return session;
   }
 
-  #checkQuotas(capability: Capability): void {
+  /** Checks the session quotas, counting opens in progress, and holds a slot for this one. */
+  #reserveSlot(capability: Capability): void {
     const maxSessions = this.#options.maxSessions ?? 1024;
-    if (this.#sessions.size >= maxSessions) {
+    if (this.#sessions.size + this.#opening.size >= maxSessions) {
       throw new ToolwardenError('SESSION_LIMIT', `the runtime already has ${maxSessions} open sessions (maxSessions)`);
     }
     const user = capability.user;
-    if (user === undefined) return;
-    const tenant: TenantConfig | undefined = resolveTenant(this.#options.tenants, user);
-    const perUser = tenant?.maxSessions ?? this.#options.maxSessionsPerUser;
-    if (perUser === undefined) return;
-    const open = [...this.#sessions.values()].filter(({ session }) => session.user === user).length;
-    if (open >= perUser) {
-      throw new ToolwardenError('SESSION_LIMIT', `user '${user}' already has ${open} open sessions (maxSessions per user is ${perUser})`);
+    if (user !== undefined) {
+      const tenant: TenantConfig | undefined = resolveTenant(this.#options.tenants, user);
+      const perUser = tenant?.maxSessions ?? this.#options.maxSessionsPerUser;
+      const open = [...this.#sessions.values()].filter(({ session }) => session.user === user).length + [...this.#opening.values()].filter((u) => u === user).length;
+      if (perUser !== undefined && open >= perUser) {
+        throw new ToolwardenError('SESSION_LIMIT', `user '${user}' already has ${open} open sessions (maxSessions per user is ${perUser})`);
+      }
     }
+    this.#opening.set(capability.sid, user);
   }
 
   readonly #sessionHost: SessionHost = {
@@ -317,8 +325,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   return runtime;
 }
 
+/** Whether a failed result is a refusal (a rule, the approver, the capability or a static check decided it). */
 function isRefusal(result: ToolResult): boolean {
-  return result.code === 'POLICY_DENIED' || result.code === 'APPROVAL_DENIED' || result.code === 'TOOL_NOT_ALLOWED';
+  const byRule = typeof result.structuredContent?.['rule'] === 'string';
+  return byRule || result.code === 'POLICY_DENIED' || result.code === 'APPROVAL_DENIED' || result.code === 'TOOL_NOT_ALLOWED';
 }
 
 function normalizeKey(key: Uint8Array | string | undefined): Uint8Array {
