@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { findDescendants } from './descendants.js';
 
 // Process groups (leader pids) this host has started and not yet seen end, across all registries.
 const liveGroups = new Set<number>();
@@ -18,6 +19,22 @@ export function killProcessGroup(pid: number, signal: NodeJS.Signals): void {
     process.kill(-pid, signal);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/**
+ * Sends `signal` to every descendant of `pid` but not to `pid` itself (Linux). Used to stop a sandboxed command
+ * gracefully: its sandbox (bwrap) leads the group and has no handler for SIGTERM, so signalling it would end the
+ * sandbox at once (and with it the command, by SIGKILL), and bwrap's `--new-session` puts the command outside the
+ * group anyway. The sandbox's init ignores SIGTERM sent from outside its pid namespace, and exits with the command.
+ */
+export function signalDescendants(pid: number, signal: NodeJS.Signals): void {
+  for (const descendant of findDescendants(pid)) {
+    try {
+      process.kill(descendant, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { ToolwardenError } from '../../src/errors.js';
-import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
+import { killProcessGroup, signalDescendants, trackProcessGroup, untrackProcessGroup } from './process-group.js';
 import type { CommandWrapper, ShellSpec } from './shell.js';
 
 /** What to spawn: a command line run by `shell` (argv passed through `wrap`), in `cwd`, with exactly `env`. */
@@ -44,6 +44,7 @@ export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
   const shellArgv = [opts.shell.file, ...opts.shell.args(opts.command)];
   const argv = opts.wrap ? opts.wrap(shellArgv, opts.cwd) : shellArgv;
   const [file, ...args] = argv;
+  const sandboxed = argv !== shellArgv && argv[0] !== shellArgv[0];
   if (file === undefined || file === '') {
     throw new ToolwardenError('SPAWN_FAILED', `the command wrapper returned an empty argv for "${opts.command}"`);
   }
@@ -87,7 +88,10 @@ export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
       return exited;
     },
     signal(signal) {
-      if (!exited && pid !== undefined) killProcessGroup(pid, signal);
+      if (exited || pid === undefined) return;
+      // A sandboxed command is asked to stop through its own processes, not through the sandbox leading the group.
+      if (sandboxed && signal !== 'SIGKILL' && process.platform === 'linux') signalDescendants(pid, signal);
+      else killProcessGroup(pid, signal);
     },
   };
 }
