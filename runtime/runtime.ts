@@ -111,7 +111,7 @@ export class Runtime {
       token = options.token;
     } else {
       capability = await this.#capabilityFrom(options);
-      token = await signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+      token = signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
     }
     return this.#open(capability, token);
   }
@@ -298,7 +298,7 @@ export class Runtime {
       },
       narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers, requested),
     });
-    const token = await signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
+    const token = signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
     return this.#open(child, token);
   }
 

@@ -80,12 +80,16 @@ export interface ToolHostApi {
   describeHostTools(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]>;
 }
 
+/** The ports a session worker is started with (in `workerData`), one per direction of its session's protocol. */
+export interface WorkerPorts {
+  hostPort: unknown;
+  brokerPort: unknown;
+}
+
 /** The message that binds an idle worker to a session. */
 export interface BindMessage {
   type: 'bind';
   version: number;
-  hostPort: unknown;
-  brokerPort: unknown;
   session: BoundSessionInfo;
 }
 

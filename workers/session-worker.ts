@@ -1,12 +1,13 @@
 /**
  * Entry of a session worker. It boots with the bare minimum and posts "ready" at once (so a cold session open costs
  * little more than a bare Worker start), then loads the tool code in the background while it waits for the one
- * `bind` message that hands it the two ports of its session. Everything outside the worker goes through the broker.
+ * `bind` message that tells it its session. Its two ports (broker and tool host) come with it in `workerData`, so
+ * binding it costs the main thread one small message. Everything outside the worker goes through the broker.
  */
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi } from '../src/protocol.js';
+import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -19,13 +20,14 @@ port.once('message', (message: BindMessage) => {
     port.postMessage({ type: 'bind-refused', reason: `expected bind v${PROTOCOL_VERSION}` });
     return;
   }
-  const broker = Comlink.wrap<BrokerApi>(nodeEndpoint(message.brokerPort as MessagePort)) as unknown as BrokerApi;
+  const ports = workerData as WorkerPorts;
+  const broker = Comlink.wrap<BrokerApi>(nodeEndpoint(ports.brokerPort as MessagePort)) as unknown as BrokerApi;
   const host = toolHost.then(({ createToolHost }) => createToolHost(broker, message.session));
   const api: ToolHostApi = {
     callTool: async (name, args, prefetched) => (await host).callTool(name, args, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
-  Comlink.expose(api, nodeEndpoint(message.hostPort as MessagePort));
+  Comlink.expose(api, nodeEndpoint(ports.hostPort as MessagePort));
   port.postMessage({ type: 'bound' });
 });
 

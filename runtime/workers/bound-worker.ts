@@ -1,4 +1,4 @@
-import { MessageChannel } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
@@ -20,22 +20,20 @@ export class BoundWorker implements ToolHostConnection {
   readonly #idle: IdleWorker;
   readonly #host: Comlink.Remote<ToolHostApi>;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
-  readonly #brokerPort: MessageChannel['port1'];
-  readonly #hostPort: MessageChannel['port1'];
+  readonly #brokerPort: MessagePort;
+  readonly #hostPort: MessagePort;
   #ended: WorkerEnd | undefined;
   readonly #onEnd: (end: WorkerEnd) => void;
 
   constructor(idle: IdleWorker, broker: BrokerApi, session: BindMessage['session'], onEnd: (end: WorkerEnd) => void) {
     this.#idle = idle;
     this.#onEnd = onEnd;
-    const brokerChannel = new MessageChannel();
-    const hostChannel = new MessageChannel();
-    this.#brokerPort = brokerChannel.port1;
-    this.#hostPort = hostChannel.port1;
-    Comlink.expose(broker, filterEndpoint(nodeEndpoint(brokerChannel.port1), isBrokerRequest));
-    this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(hostChannel.port1));
-    const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, hostPort: hostChannel.port2, brokerPort: brokerChannel.port2, session };
-    idle.worker.postMessage(bind, [hostChannel.port2, brokerChannel.port2]);
+    this.#brokerPort = idle.brokerPort;
+    this.#hostPort = idle.hostPort;
+    Comlink.expose(broker, filterEndpoint(nodeEndpoint(idle.brokerPort), isBrokerRequest));
+    this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(idle.hostPort));
+    const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, session };
+    idle.worker.postMessage(bind);
     let lastError = '';
     idle.worker.on('error', (error: Error & { code?: string }) => {
       lastError = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the worker ran out of memory' : `the worker crashed: ${error.message}`;

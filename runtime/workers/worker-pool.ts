@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { WorkerPorts } from '../../src/protocol.js';
 import { once } from 'node:events';
 import { ToolwardenError } from '../../src/errors.js';
 import { workerFileUrl } from './worker-url.js';
@@ -6,6 +7,10 @@ import { workerFileUrl } from './worker-url.js';
 /** A started worker that has posted "ready" and is not yet bound to a session. */
 export interface IdleWorker {
   readonly worker: Worker;
+  /** The main thread's end of the broker channel: the session's broker is exposed here. */
+  readonly brokerPort: MessagePort;
+  /** The main thread's end of the tool host channel. */
+  readonly hostPort: MessagePort;
   /** Last lines the worker wrote to stdout/stderr (captured, never mixed into the host's output). */
   readonly output: string[];
   readonly heapMb: number;
@@ -40,7 +45,8 @@ export class WorkerPool {
     if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the runtime is closed');
     if (heapMb !== this.#options.heapMb) return startWorker(heapMb);
     const next = this.#idle.shift();
-    this.#refill();
+    // Starting a Worker blocks the main thread for about a millisecond: do it after this open has returned.
+    setImmediate(() => this.#refill());
     if (!next) return startWorker(heapMb);
     try {
       return await next;
@@ -70,7 +76,12 @@ export class WorkerPool {
 
 /** Starts a session worker with an empty environment, a heap limit and captured output; resolves once it is ready. */
 export async function startWorker(heapMb: number): Promise<IdleWorker> {
+  const broker = new MessageChannel();
+  const host = new MessageChannel();
+  const ports: WorkerPorts = { brokerPort: broker.port2, hostPort: host.port2 };
   const worker = new Worker(workerFileUrl('session-worker.js'), {
+    workerData: ports,
+    transferList: [broker.port2, host.port2],
     env: {},
     stdout: true,
     stderr: true,
@@ -89,5 +100,5 @@ export async function startWorker(heapMb: number): Promise<IdleWorker> {
     throw new ToolwardenError('WORKER_CRASHED', `session worker did not start: ${JSON.stringify(message)}`);
   }
   worker.unref();
-  return { worker, output, heapMb };
+  return { worker, output, heapMb, brokerPort: broker.port1, hostPort: host.port1 };
 }

@@ -1,4 +1,5 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { createHmac } from 'node:crypto';
+import { jwtVerify, errors as joseErrors } from 'jose';
 import { ToolwardenError } from '../errors.js';
 import type { Capability } from './capability.js';
 
@@ -6,19 +7,22 @@ const ISSUER = 'toolwarden';
 const AUDIENCE = 'toolwarden-session';
 const CLAIM = 'cap';
 
+const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+
 /**
- * Signs a capability into a compact JWS (HS256) with the runtime's key.
+ * Signs a capability into a compact JWS (HS256, RFC 7515) with the runtime's key. Signing is synchronous
+ * node:crypto HMAC: jose's WebCrypto signing costs half a millisecond per session open; verification stays jose's.
  * @param ttlSeconds lifetime of the token; sessions check it when they open
  */
-export async function signCapability(capability: Capability, key: Uint8Array, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ [CLAIM]: capability })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setJti(capability.sid)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-    .sign(key);
+export function signCapability(capability: Capability, key: Uint8Array, ttlSeconds: number): string {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { [CLAIM]: capability, iss: ISSUER, aud: AUDIENCE, jti: capability.sid, iat: now, exp: now + ttlSeconds };
+  const signingInput = `${HEADER}.${base64url(JSON.stringify(claims))}`;
+  return `${signingInput}.${createHmac('sha256', key).update(signingInput).digest('base64url')}`;
+}
+
+function base64url(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
 /**
