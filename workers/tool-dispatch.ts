@@ -1,6 +1,6 @@
 import { toPlainError } from '../src/errors.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
-import { isBuiltinTool, type BuiltinToolName } from '../src/tools/builtin-schemas.js';
+import type { BuiltinToolName } from '../src/tools/builtin-schemas.js';
 import { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool, type FileToolContext } from './tools/file-tools.js';
 import { applyPatchTool } from './tools/patch-tool.js';
 
@@ -25,7 +25,8 @@ const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch'>, Handler> = {
  */
 export async function dispatchTool(name: string, args: Record<string, unknown>, ctx: FileToolContext): Promise<ToolResult> {
   try {
-    const handler = isBuiltinTool(name) && name !== 'web_fetch' ? HANDLERS[name] : undefined;
+    // Object.hasOwn, not the schema module's isBuiltinTool: the worker must not load zod just to look up a name.
+    const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name as keyof typeof HANDLERS] : undefined;
     if (handler) return await handler(args as never, ctx);
     return errorResult('TOOL_NOT_ALLOWED', `tool '${name}' does not run in a session worker`);
   } catch (error) {
