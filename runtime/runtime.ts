@@ -216,6 +216,7 @@ export class Runtime {
     listTools: (capability) => this.#listTools(capability),
     admit: (session, name, args) => this.#admit(session, name, args),
     record: (session, name, args, result, durationMs, admission) => {
+      if (this.#options.audit === undefined) return;
       const decision: Decision | 'error' = admission.decision === 'deny' ? 'deny' : result.isError && isRefusal(result) ? 'deny' : result.isError ? 'error' : 'allow';
       const rule = admission.rule ?? (typeof result.structuredContent?.['rule'] === 'string' ? result.structuredContent['rule'] : undefined);
       this.#services.audit.emit({

@@ -3,7 +3,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { BrokeredFile, ChangeStep, DirEntry } from '../../src/protocol.js';
 import { isProbablyBinary } from '../../src/text/read-format.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { mkdirVerified, openVerified, removeVerified, writeFileAtomic } from '../fs/index.js';
+import { mkdirVerified, openVerifiedWithStat, removeVerified, writeFileAtomic } from '../fs/index.js';
 import type { SessionPaths } from './session-paths.js';
 import type { WriteQuota } from './write-quota.js';
 
@@ -13,20 +13,20 @@ const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
 /** Reads a text file through the guard; undefined when it does not exist. */
 export function readTextFile(paths: SessionPaths, input: string): BrokeredFile | undefined {
   const checked = paths.readable(input);
-  let fd: number;
+  let opened: { fd: number; stat: fs.Stats };
   try {
-    fd = openVerified(checked, 'read', paths.isReadableReal);
+    opened = openVerifiedWithStat(checked, 'read', paths.isReadableReal);
   } catch (error) {
     if (error instanceof ToolwardenError && error.code === 'NOT_FOUND') return undefined;
     throw error;
   }
+  const { fd, stat } = opened;
   try {
-    const stat = fs.fstatSync(fd);
     if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; use list_dir`);
     if (stat.size > MAX_TEXT_FILE_BYTES) {
       throw new ToolwardenError('UNSUPPORTED_FILE', `${input} is ${stat.size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte text limit`);
     }
-    const bytes = fs.readFileSync(fd);
+    const bytes = readOpenedFile(fd, stat.size);
     const binary = isProbablyBinary(bytes);
     return { path: paths.display(checked), text: binary ? '' : bytes.toString('utf8'), binary, size: bytes.length };
   } finally {
@@ -115,6 +115,25 @@ export function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: re
     written: checked.filter(({ step }) => step.kind === 'write').map(({ target }) => paths.display(target)),
     deleted: checked.filter(({ step }) => step.kind === 'delete').map(({ target }) => paths.display(target)),
   };
+}
+
+/**
+ * Reads an open regular file whose size is known, without another fstat: the size it had when opened (one read
+ * for a small file), or to its end when it reported no size.
+ */
+function readOpenedFile(fd: number, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let want = Math.max(size, 1); ; want = 64 * 1024) {
+    const chunk = Buffer.allocUnsafe(want);
+    const read = fs.readSync(fd, chunk, 0, want, null);
+    if (read === 0) break;
+    chunks.push(read === want ? chunk : chunk.subarray(0, read));
+    total += read;
+    if (size > 0 && total >= size) break;
+    if (total > MAX_TEXT_FILE_BYTES) throw new ToolwardenError('UNSUPPORTED_FILE', `file grew past the ${MAX_TEXT_FILE_BYTES}-byte text limit while it was read`);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 function ensureParent(paths: SessionPaths, target: CheckedPath): void {

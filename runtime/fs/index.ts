@@ -2,7 +2,7 @@ export { createNodeGuardFs } from './guard-fs.js';
 export { getFdRealPath, verifyDirectory } from './fd-path.js';
 export { toFsError } from './fs-error.js';
 export { mkdirVerified } from './mkdir-verified.js';
-export { openVerified, type IsAllowed } from './open-verified.js';
+export { openVerified, openVerifiedWithStat, type IsAllowed } from './open-verified.js';
 export { readFileVerified } from './read-file.js';
 export { removeVerified } from './remove-verified.js';
 export { createReadCheck, createWriteCheck } from './scope-checks.js';

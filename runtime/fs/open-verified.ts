@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
 import { getFdRealPath } from './fd-path.js';
@@ -20,6 +20,11 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
  * refused (UNSUPPORTED_FILE). The fd is closed on every refusal; the caller closes it otherwise.
  */
 export function openVerified(checked: CheckedPath, mode: 'read' | 'write', isAllowed: IsAllowed): number {
+  return openVerifiedWithStat(checked, mode, isAllowed).fd;
+}
+
+/** {@link openVerified}, also returning the descriptor's stat (saves the caller an fstat). */
+export function openVerifiedWithStat(checked: CheckedPath, mode: 'read' | 'write', isAllowed: IsAllowed): { fd: number; stat: Stats } {
   const flags = (mode === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | O_NOFOLLOW | O_NONBLOCK;
   let fd: number;
   try {
@@ -39,7 +44,7 @@ export function openVerified(checked: CheckedPath, mode: 'read' | 'write', isAll
         `${checked} reached ${real} when opened, which this session may not ${mode} (the path changed after the check)`,
       );
     }
-    return fd;
+    return { fd, stat };
   } catch (error) {
     closeSync(fd);
     throw toFsError(error, `open for ${mode}`, checked);

@@ -50,6 +50,7 @@ export function stripDevicePrefix(p: string, flavour: PlatformPath): string | un
  * Unicode is compared as is: NFC and NFD spellings are different names on Linux, so neither contains the other.
  */
 export function isInside(child: string, root: string, flavour: PlatformPath): boolean {
+  if (!isWin32(flavour)) return isInsidePosix(flavour.normalize(child), flavour.normalize(root));
   const childPath = stripDevicePrefix(child, flavour);
   const rootPath = stripDevicePrefix(root, flavour);
   if (childPath === undefined || rootPath === undefined) return false;
@@ -58,4 +59,13 @@ export function isInside(child: string, root: string, flavour: PlatformPath): bo
   if (!flavour.isAbsolute(c.root) || rootKey(c.root, flavour) !== rootKey(r.root, flavour)) return false;
   if (r.segments.length > c.segments.length) return false;
   return r.segments.every((s, i) => foldForContainment(s, flavour) === foldForContainment(c.segments[i] ?? '', flavour));
+}
+
+// On posix, normalized absolute paths have no `.`, `..` or repeated separators, so comparing whole segments is a
+// prefix test that ends at a separator: the same answer as the segment walk, without splitting (a hot path).
+function isInsidePosix(child: string, root: string): boolean {
+  if (!child.startsWith('/') || !root.startsWith('/')) return false;
+  const c = child.length > 1 && child.endsWith('/') ? child.slice(0, -1) : child;
+  const r = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+  return r === '/' || c === r || c.startsWith(`${r}/`);
 }
