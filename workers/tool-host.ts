@@ -1,6 +1,6 @@
 import { toPlainError } from '../src/errors.js';
 import type { BoundSessionInfo, BrokerApi, ToolHostApi } from '../src/protocol.js';
-import { errorResult } from '../src/tool-result.js';
+import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import { dispatchTool } from './tool-dispatch.js';
@@ -15,16 +15,18 @@ import { withPrefetched } from './prefetched-broker.js';
 export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
-  let runHostTool: typeof import('./host-tools/run-host-tool.js').runHostTool | undefined;
+  let runHostTool: ((tool: DefinedTool, args: unknown) => Promise<ToolResult>) | undefined;
   let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
   if (info.toolModules.length > 0) {
-    const [restrict, { loadHostTools }, runner, describer] = await Promise.all([
+    const [restrict, { loadHostTools }, runner, describer, contexts] = await Promise.all([
       loadRestriction(),
       import('./host-tools/load-tools.js'),
       import('./host-tools/run-host-tool.js'),
       import('./host-tools/describe-tool.js'),
+      import('./host-tools/tool-context.js'),
     ]);
-    runHostTool = runner.runHostTool;
+    const context = contexts.createSessionToolContext(broker, { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot });
+    runHostTool = (tool, args) => runner.runHostTool(tool, args, context, info.toolTimeoutMs);
     describeHostTool = describer.describeHostTool;
     restrict();
     try {
@@ -34,11 +36,10 @@ export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, 
     }
   }
   const fileCtx = { broker, readMaxChars: info.readMaxChars };
-  const sessionInfo = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
   return {
     callTool: async (name, args, prefetched) => {
       const tool = hostTools.get(name);
-      if (tool && runHostTool) return runHostTool(tool, args, broker, sessionInfo, info.toolTimeoutMs);
+      if (tool && runHostTool) return runHostTool(tool, args);
       if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
       return dispatchTool(name, args, prefetched ? { ...fileCtx, broker: withPrefetched(broker, prefetched) } : fileCtx);
     },

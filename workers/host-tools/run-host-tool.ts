@@ -1,8 +1,7 @@
 import { ToolwardenError } from '../../src/errors.js';
-import type { DefinedTool, ToolSessionInfo } from '../../src/host-tools/define-tool.js';
-import type { BrokerApi } from '../../src/protocol.js';
+import type { DefinedTool } from '../../src/host-tools/define-tool.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
-import { createToolContext } from './tool-context.js';
+import { contextForCall, type SessionToolContext } from './tool-context.js';
 import { validateHostToolArgs } from './validate-input.js';
 
 /** Time before the hard deadline at which ctx.signal aborts, so a cooperative tool can stop and keep its worker. */
@@ -15,7 +14,7 @@ export function abortLeadMs(deadlineMs: number): number {
  * deadline (the runtime stops the worker at the deadline itself), and turns its return value (string, JSON value or
  * ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when the tool gave up on the aborted signal.
  */
-export async function runHostTool(tool: DefinedTool, args: unknown, broker: BrokerApi, session: ToolSessionInfo, deadlineMs: number): Promise<ToolResult> {
+export async function runHostTool(tool: DefinedTool, args: unknown, context: SessionToolContext, deadlineMs: number): Promise<ToolResult> {
   let parsed: unknown;
   try {
     parsed = validateHostToolArgs(tool, args ?? {});
@@ -23,18 +22,27 @@ export async function runHostTool(tool: DefinedTool, args: unknown, broker: Brok
     const message = error instanceof Error ? error.message : String(error);
     return errorResult('INVALID_ARGS', message);
   }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ToolwardenError('TIMEOUT', `${tool.name} is about to pass toolTimeoutMs=${deadlineMs}`)), deadlineMs - abortLeadMs(deadlineMs));
+  // The signal, and the timer behind it, exist only if the tool reads ctx.signal: most tools never do.
+  let controller: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const signal = (): AbortSignal => {
+    if (!controller) {
+      const created = new AbortController();
+      timer = setTimeout(() => created.abort(new ToolwardenError('TIMEOUT', `${tool.name} is about to pass toolTimeoutMs=${deadlineMs}`)), deadlineMs - abortLeadMs(deadlineMs));
+      controller = created;
+    }
+    return controller.signal;
+  };
   try {
-    const value = await tool.run(parsed as Record<string, unknown>, createToolContext(broker, session, controller.signal));
+    const value = await tool.run(parsed as Record<string, unknown>, contextForCall(context, signal));
     return toToolResult(value);
   } catch (error) {
     const code = error instanceof ToolwardenError ? ` [${error.code}]` : '';
     const message = error instanceof Error ? error.message : String(error);
-    if (controller.signal.aborted) return errorResult('TIMEOUT', `${tool.name} stopped at its deadline (toolTimeoutMs=${deadlineMs}): ${message}`);
+    if (controller?.signal.aborted === true) return errorResult('TIMEOUT', `${tool.name} stopped at its deadline (toolTimeoutMs=${deadlineMs}): ${message}`);
     return errorResult('TOOL_FAILED', `${tool.name} threw${code}: ${message}`);
   } finally {
-    clearTimeout(timer);
+    if (timer) clearTimeout(timer);
   }
 }
 

@@ -4,11 +4,29 @@ import type { BrokeredFile, BrokerApi, CtxFsOp, DirEntry } from '../../src/proto
 import type { ToolResult } from '../../src/tool-result.js';
 import { unwrap } from '../broker-client.js';
 
+/** Everything in a host tool's `ctx` but the per-call signal; built once per session. */
+export type SessionToolContext = Omit<ToolContext, 'signal'>;
+
+/** The `ctx` of one call: the session's context plus a signal, made only if the tool reads it. */
+export function contextForCall(base: SessionToolContext, signal: () => AbortSignal): ToolContext {
+  return Object.freeze({
+    fs: base.fs,
+    exec: base.exec,
+    fetch: base.fetch,
+    mcp: base.mcp,
+    log: base.log,
+    session: base.session,
+    get signal() {
+      return signal();
+    },
+  });
+}
+
 /**
- * Builds the `ctx` a host tool receives. Every method is a broker request: the main thread resolves and checks
- * it against the session's capability, exactly as for the built-in tools.
+ * Builds what a session's host tools reach through `ctx`. Every method is a broker request: the main thread
+ * resolves and checks it against the session's capability and rules, exactly as for the built-in tools.
  */
-export function createToolContext(broker: BrokerApi, session: ToolSessionInfo, signal: AbortSignal): ToolContext {
+export function createSessionToolContext(broker: BrokerApi, session: ToolSessionInfo): SessionToolContext {
   const fsOp = <T>(op: CtxFsOp, args: Record<string, unknown>): Promise<T> => unwrap(broker.ctxFs(op, args)) as Promise<T>;
   return Object.freeze({
     fs: Object.freeze({
@@ -37,7 +55,6 @@ export function createToolContext(broker: BrokerApi, session: ToolSessionInfo, s
     },
     fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.ctxFetch({ url, ...init })),
     mcp: Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }),
-    signal,
     log: (message: string, data?: unknown) => {
       void broker.log('info', String(message), data);
     },
