@@ -55,7 +55,7 @@ export async function execCommand(opts: ExecOptions): Promise<ExecOutcome> {
   const stdout = new CappedText(opts.maxOutputChars);
   const stderr = new CappedText(opts.maxOutputChars);
   if (opts.signal?.aborted) return outcomeOf(stdout, stderr, { exitCode: null, signal: null }, false, true, started);
-  const group = spawnGroup({ command: opts.command, cwd: opts.cwd, env: opts.env, shell: opts.shell, wrap: opts.wrap, stdin: 'ignore' });
+  const group = await spawnGroup({ command: opts.command, cwd: opts.cwd, env: opts.env, shell: opts.shell, wrap: opts.wrap, stdin: 'ignore' });
   const decoded = Promise.all([
     decodeStream(group.stdout, opts.encoding, (text) => stdout.append(text)),
     decodeStream(group.stderr, opts.encoding, (text) => stderr.append(text)),
@@ -71,6 +71,7 @@ export async function execCommand(opts: ExecOptions): Promise<ExecOutcome> {
     group.signal('SIGKILL');
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort(); // aborted while the spawn was in flight
   try {
     const exit = await group.done;
     if (exit.spawnError !== undefined) {

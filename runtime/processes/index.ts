@@ -3,3 +3,4 @@ export { execCommand, type ExecOptions, type ExecOutcome } from './exec-command.
 export { ProcessRegistry, type ProcessRegistryOptions, type ProcessSnapshot, type ProcessStatus, type ProcessLogs } from './process-registry.js';
 export { killAllProcessGroupsSync, countLiveProcessGroups } from './process-group.js';
 export { probeActiveCodePage, parseChcpOutput, createHostCharsetProbe } from './code-page.js';
+export { warmProcessLauncher } from './shared-launcher.js';

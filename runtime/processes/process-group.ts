@@ -43,7 +43,8 @@ export function trackProcessGroup(pid: number): void {
   liveGroups.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    // Best effort: runs on a normal exit and process.exit(), not when the host itself is SIGKILLed.
+    // Runs on a normal exit and process.exit(), not when the host itself is SIGKILLed: then the process launcher,
+    // which spawned the group and sees its IPC channel close, kills it (launcher-main.ts).
     process.on('exit', killAllProcessGroupsSync);
   }
 }

@@ -71,6 +71,7 @@ interface Entry {
  */
 export class ProcessRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly starting = new Set<Promise<ProcessSnapshot>>();
   private nextId = 1;
   private closed = false;
 
@@ -80,18 +81,34 @@ export class ProcessRegistry {
     }
   }
 
-  /** Starts a background command in `cwd` (already checked against the workspace). */
-  start(command: string, cwd: string): ProcessSnapshot {
+  /** Starts a background command in `cwd` (already checked against the workspace); resolves once it runs. */
+  async start(command: string, cwd: string): Promise<ProcessSnapshot> {
     if (this.closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed; its process registry starts no more processes');
-    const live = [...this.entries.values()].filter((e) => e.exit === undefined).length;
+    const live = [...this.entries.values()].filter((e) => e.exit === undefined).length + this.starting.size;
     if (live >= this.opts.maxProcesses) {
       throw new ToolwardenError('PROCESS_LIMIT', `${live} background processes are running and maxProcesses is ${this.opts.maxProcesses}; stop one before starting "${command}"`);
     }
     if (!isDirectory(cwd)) throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": cwd ${cwd} is not an existing directory`);
-    const group = spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: this.opts.wrap, stdin: 'pipe' });
+    // Counted while in flight, so concurrent starts cannot together pass maxProcesses, and closeAll waits for them.
+    const starting = this.launch(command, cwd);
+    this.starting.add(starting);
+    try {
+      return await starting;
+    } finally {
+      this.starting.delete(starting);
+    }
+  }
+
+  private async launch(command: string, cwd: string): Promise<ProcessSnapshot> {
+    const group = await spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: this.opts.wrap, stdin: 'pipe' });
     if (group.pid === undefined) {
       void group.done;
       throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": the shell "${this.opts.shell.file}" could not be spawned (is it on the child's PATH?)`);
+    }
+    if (this.closed) {
+      group.signal('SIGKILL');
+      await group.done;
+      throw new ToolwardenError('SESSION_CLOSED', `the session closed while "${command}" was starting; it was killed`);
     }
     // A child that exits or closes stdin makes writes fail with EPIPE; write() reports that, nothing may crash.
     group.stdin?.on('error', () => {});
@@ -169,6 +186,8 @@ export class ProcessRegistry {
   /** SIGKILLs every live group and waits for all of them; later starts fail with SESSION_CLOSED. Idempotent. */
   async closeAll(): Promise<void> {
     this.closed = true;
+    // A start in flight kills its own group once it sees the registry closed.
+    await Promise.allSettled([...this.starting]);
     const entries = [...this.entries.values()];
     for (const entry of entries) {
       if (entry.exit === undefined) {

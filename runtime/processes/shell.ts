@@ -48,7 +48,8 @@ export function resolveShell(platform: NodeJS.Platform, preference?: ShellName, 
   }
 }
 
-function findOnPath(name: string, pathEnv: string, platform: NodeJS.Platform): boolean {
+/** Whether an executable `name` is in one of the directories of `pathEnv` (PATH as `platform` writes it). */
+export function findOnPath(name: string, pathEnv: string, platform: NodeJS.Platform): boolean {
   const names = platform === 'win32' ? [`${name}.exe`] : [name];
   const separator = platform === 'win32' ? ';' : ':';
   return pathEnv.split(separator).some((dir) =>

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
 import { ToolwardenError } from '../../src/errors.js';
-import { killProcessGroup, signalDescendants, trackProcessGroup, untrackProcessGroup } from './process-group.js';
+import { spawnGroupDirect } from './direct-spawn.js';
+import { launchGroup } from './launched-group.js';
+import { acquireLauncher } from './shared-launcher.js';
 import type { CommandWrapper, ShellSpec } from './shell.js';
 
 /** What to spawn: a command line run by `shell` (argv passed through `wrap`), in `cwd`, with exactly `env`. */
@@ -12,6 +13,14 @@ export interface SpawnGroupOptions {
   shell: ShellSpec;
   wrap?: CommandWrapper | undefined;
   stdin: 'pipe' | 'ignore';
+}
+
+/** The program to run for a {@link SpawnGroupOptions}, after the shell and the wrapper had their say. */
+export interface GroupArgv {
+  file: string;
+  args: string[];
+  /** Set when a wrapper (a sandbox) leads the group: stop signals then go to its descendants. */
+  stopThroughDescendants: boolean;
 }
 
 /** How a group's leader ended; `spawnError` is set when it never started. */
@@ -37,61 +46,24 @@ export interface SpawnedGroup {
 }
 
 /**
- * Spawns a shell command as the leader of a new process group (detached), with no inherited environment.
- * When the leader exits, whatever it left running in its group is SIGKILLed, so nothing outlives it (POSIX).
+ * Spawns a shell command as the leader of a new process group (detached), with no inherited environment, and
+ * resolves once it has started or failed to. On POSIX the spawn is done by this host's process launcher (a small
+ * pre-started process, so the host with its large heap is never forked); on Windows, or when the launcher cannot
+ * start, by this process. When the leader exits, whatever it left running in its group is SIGKILLed (POSIX).
  */
-export function spawnGroup(opts: SpawnGroupOptions): SpawnedGroup {
+export async function spawnGroup(opts: SpawnGroupOptions): Promise<SpawnedGroup> {
+  const argv = argvOf(opts);
+  const launcher = process.platform === 'win32' ? undefined : await acquireLauncher();
+  if (!launcher) return spawnGroupDirect(opts, argv);
+  return launchGroup(launcher, { ...argv, cwd: opts.cwd, env: opts.env, stdin: opts.stdin });
+}
+
+function argvOf(opts: SpawnGroupOptions): GroupArgv {
   const shellArgv = [opts.shell.file, ...opts.shell.args(opts.command)];
   const argv = opts.wrap ? opts.wrap(shellArgv, opts.cwd) : shellArgv;
   const [file, ...args] = argv;
-  const sandboxed = argv !== shellArgv && argv[0] !== shellArgv[0];
   if (file === undefined || file === '') {
     throw new ToolwardenError('SPAWN_FAILED', `the command wrapper returned an empty argv for "${opts.command}"`);
   }
-  const subprocess = execa(file, args, {
-    cwd: opts.cwd,
-    env: opts.env,
-    extendEnv: false,
-    detached: true,
-    stdin: opts.stdin,
-    encoding: 'buffer',
-    buffer: false,
-    reject: false,
-    stripFinalNewline: false,
-    windowsHide: true,
-    windowsVerbatimArguments: opts.shell.windowsVerbatimArguments ?? false,
-  });
-  const pid = subprocess.pid;
-  let exited = pid === undefined;
-  if (pid !== undefined) {
-    trackProcessGroup(pid);
-    subprocess.once('exit', () => {
-      exited = true;
-      // Windows has no groups: taskkill /T on a dead leader's pid could hit an unrelated process reusing it.
-      if (process.platform !== 'win32') killProcessGroup(pid, 'SIGKILL');
-      untrackProcessGroup(pid);
-    });
-  }
-  const done = subprocess.then((result): GroupExit => {
-    if (pid === undefined) {
-      return { exitCode: null, signal: null, spawnError: result.shortMessage ?? `could not start "${file}"` };
-    }
-    return { exitCode: result.exitCode ?? null, signal: result.signal ?? null };
-  });
-  return {
-    pid,
-    stdout: subprocess.stdout,
-    stderr: subprocess.stderr,
-    stdin: subprocess.stdin,
-    done,
-    get exited() {
-      return exited;
-    },
-    signal(signal) {
-      if (exited || pid === undefined) return;
-      // A sandboxed command is asked to stop through its own processes, not through the sandbox leading the group.
-      if (sandboxed && signal !== 'SIGKILL' && process.platform === 'linux') signalDescendants(pid, signal);
-      else killProcessGroup(pid, signal);
-    },
-  };
+  return { file, args, stopThroughDescendants: argv !== shellArgv && argv[0] !== shellArgv[0] };
 }

@@ -88,7 +88,7 @@ export class BashService {
       }
       case 'start': {
         const cwd = await this.#admitCommand(request.command, request.cwd, args);
-        const snapshot = this.#processes().start(request.command, cwd);
+        const snapshot = await this.#processes().start(request.command, cwd);
         return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot });
       }
       case 'status': {

@@ -34,3 +34,9 @@ export async function eventually(check: () => boolean, ms = 3_000): Promise<bool
 
 export const SHELL = resolveShell(process.platform);
 export const CHILD_ENV = buildChildEnv(process.env, undefined);
+
+/** The parent pid and command line of a live process, read from ps. */
+export function describeProcess(pid: number): { ppid: number; args: string } {
+  const [ppid = '', ...args] = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/);
+  return { ppid: Number(ppid), args: args.join(' ') };
+}

@@ -1,0 +1,106 @@
+import { PassThrough, Writable } from 'node:stream';
+import type { LauncherEvent } from './launcher-protocol.js';
+import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
+import type { LaunchSpec, ProcessLauncher } from './process-launcher.js';
+import type { GroupExit, SpawnedGroup } from './spawn-group.js';
+
+const LOST: GroupExit = { exitCode: null, signal: 'SIGKILL' };
+
+/**
+ * Spawns a group through the launcher and resolves once it has started (or failed to): its output arrives as
+ * Buffers on PassThrough streams, stdin writes are acknowledged by the launcher (so EPIPE reaches the writer), and
+ * signals are sent to the launcher, which alone knows without delay whether the leader still lives.
+ * The group is tracked for the host exit hook from the moment its pid is known.
+ */
+export function launchGroup(launcher: ProcessLauncher, spec: LaunchSpec): Promise<SpawnedGroup> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const acks = new Map<number, (error?: Error) => void>();
+  let id = -1;
+  let seq = 0;
+  let pid: number | undefined;
+  let exit: GroupExit | undefined;
+  let exited = false;
+  let settleDone: (exit: GroupExit) => void = () => {};
+  const done = new Promise<GroupExit>((resolve) => {
+    settleDone = resolve;
+  });
+  const stdin = spec.stdin === 'pipe'
+    ? new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        const mine = seq++;
+        acks.set(mine, callback);
+        if (launcher.send({ type: 'stdin', id, seq: mine, data: chunk })) return;
+        acks.delete(mine);
+        callback(new Error('the process launcher is gone'));
+      },
+      final(callback) {
+        launcher.send({ type: 'stdin-end', id });
+        callback();
+      },
+    })
+    : null;
+  const markExited = (): void => {
+    exited = true;
+    if (pid !== undefined) untrackProcessGroup(pid);
+  };
+  const finish = (outcome: GroupExit): void => {
+    markExited();
+    for (const ack of acks.values()) ack(new Error('the process has ended'));
+    acks.clear();
+    stdin?.destroy();
+    stdout.end();
+    stderr.end();
+    settleDone(outcome);
+  };
+  return new Promise((resolve) => {
+    const group = (): SpawnedGroup => ({
+      pid, stdout, stderr, stdin, done,
+      get exited() {
+        return exited;
+      },
+      signal(signal) {
+        if (!exited) launcher.send({ type: 'signal', id, signal });
+      },
+    });
+    const onEvent = (event: Exclude<LauncherEvent, { type: 'ready' }>): void => {
+      switch (event.type) {
+        case 'spawned':
+          pid = event.pid;
+          trackProcessGroup(pid);
+          return resolve(group());
+        case 'spawn-error':
+          finish({ exitCode: null, signal: null, spawnError: event.message });
+          return resolve(group());
+        case 'output':
+          (event.stream === 'stdout' ? stdout : stderr).write(Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength));
+          return;
+        case 'stdin-ack': {
+          const ack = acks.get(event.seq);
+          acks.delete(event.seq);
+          ack?.(event.error === undefined ? undefined : new Error(event.error));
+          return;
+        }
+        case 'exit':
+          exit = { exitCode: event.exitCode, signal: event.signal };
+          markExited();
+          return;
+        case 'closed':
+          return finish(exit ?? LOST);
+      }
+    };
+    const onLost = (): void => {
+      // The launcher died (its own cleanup may not have run): end the group from here, so nothing is orphaned.
+      if (pid !== undefined && !exited) {
+        try {
+          killProcessGroup(pid, 'SIGKILL');
+        } catch {
+          // already gone, or not ours to signal
+        }
+      }
+      finish(exit ?? (pid === undefined ? { exitCode: null, signal: null, spawnError: 'the process launcher exited' } : LOST));
+      resolve(group());
+    };
+    id = launcher.open(spec, { onEvent, onLost });
+  });
+}
