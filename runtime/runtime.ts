@@ -29,6 +29,7 @@ import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptio
 import type { RuntimeOptions } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
+import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
 
 export type { RuntimeOptions } from './runtime-options.js';
 
@@ -162,7 +163,7 @@ export class Runtime {
     const key = [isolation, ...moduleUrls].join('\n');
     let pending = this.#hostToolSets.get(key);
     if (!pending) {
-      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, this.#options.moduleLoadTimeoutMs ?? 30_000, isolation).then((infos) => {
+      pending = moduleUrls.length === 0 ? Promise.resolve(new Map()) : probeToolModules(moduleUrls, DEFAULT_LIMITS.workerHeapMb, this.#options.moduleLoadTimeoutMs ?? 30_000, isolation, (urls, heapMb) => this.#startToolProcess(urls, heapMb, this.#options.sandbox ?? 'auto')).then((infos) => {
         for (const info of infos) {
           if (isBuiltinTool(info.name)) throw new ToolwardenError('INVALID_OPTIONS', `host tool '${info.name}' would shadow the built-in tool of that name`);
         }
@@ -213,6 +214,7 @@ export class Runtime {
 
   readonly #sessionHost: SessionHost = {
     takeWorker: (heapMb) => this.#pool.take(heapMb),
+    startToolProcess: (moduleUrls, heapMb, sandbox) => this.#startToolProcess(moduleUrls, heapMb, sandbox),
     listTools: (capability) => this.#listTools(capability),
     admit: (session, name, args) => this.#admit(session, name, args),
     record: (session, name, args, result, durationMs, admission) => {
@@ -301,6 +303,13 @@ export class Runtime {
     });
     const token = signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
     return this.#open(child, token);
+  }
+
+  /** An isolated tool host process, confined by bubblewrap too unless the sandbox is off or unavailable in 'auto'. */
+  async #startToolProcess(moduleUrls: readonly string[], heapMb: number, mode: Capability['sandbox']): Promise<ToolProcess> {
+    const choice = await this.#sandboxFor(mode);
+    const detection = choice.sandbox.kind === 'bubblewrap' ? await this.#sandboxDetection : undefined;
+    return startToolProcess(moduleUrls, heapMb, detection?.path);
   }
 
   #sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice> {

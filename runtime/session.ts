@@ -7,7 +7,7 @@ import type { CallTracker } from './broker/call-tracker.js';
 import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
 import type { ToolHostConnection } from './workers/tool-host-connection.js';
 import { BoundProcess } from './isolation/bound-process.js';
-import { startToolProcess } from './isolation/start-tool-process.js';
+import type { ToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
 
@@ -27,6 +27,8 @@ export interface Admission {
 /** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
 export interface SessionHost {
   takeWorker(heapMb: number): Promise<IdleWorker>;
+  /** Starts an isolated tool host process, inside the OS sandbox when the mode and the machine allow. */
+  startToolProcess(moduleUrls: readonly string[], heapMb: number, sandbox: Capability['sandbox']): Promise<ToolProcess>;
   /** Tools visible to this capability, in listing form. */
   listTools(capability: Capability): Promise<ToolInfo[]>;
   /** Decides a call before it reaches the worker: visibility, arguments, rules, approvals. */
@@ -165,7 +167,7 @@ export class Session {
     const onEnd = (end: WorkerEnd): void => {
       if (end.reason !== 'closed') void this.#host.workerEnded(this, end);
     };
-    if (this.capability.isolation === 'process') return new BoundProcess(await startToolProcess(session.toolModules, heapMb), this.#broker, session, onEnd);
+    if (this.capability.isolation === 'process') return new BoundProcess(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox), this.#broker, session, onEnd);
     return new BoundWorker(await this.#host.takeWorker(heapMb), this.#broker, session, onEnd);
   }
 }

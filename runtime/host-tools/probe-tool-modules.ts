@@ -8,7 +8,7 @@ import { BoundWorker } from '../workers/bound-worker.js';
 import { startWorker } from '../workers/worker-pool.js';
 import type { ToolHostConnection } from '../workers/tool-host-connection.js';
 import { BoundProcess } from '../isolation/bound-process.js';
-import { startToolProcess } from '../isolation/start-tool-process.js';
+import { startToolProcess, type ToolProcess } from '../isolation/start-tool-process.js';
 
 /** Turns module paths (relative to the process cwd) or URLs into file URLs. */
 export function toModuleUrls(modules: readonly string[]): string[] {
@@ -24,11 +24,17 @@ const NO_BROKER: BrokerApi = new Proxy({} as BrokerApi, {
  * listing entries: a worker, or for `isolation: 'process'` a child process under Node's permission model, so code
  * meant to run isolated never loads in the runtime's process. A module that fails fails here, naming itself.
  */
-export async function probeToolModules(moduleUrls: readonly string[], heapMb: number, timeoutMs: number, isolation: Capability['isolation']): Promise<ToolInfo[]> {
+export async function probeToolModules(
+  moduleUrls: readonly string[],
+  heapMb: number,
+  timeoutMs: number,
+  isolation: Capability['isolation'],
+  startProcess: (moduleUrls: readonly string[], heapMb: number) => Promise<ToolProcess> = startToolProcess,
+): Promise<ToolInfo[]> {
   const session = { id: 'probe', workspaceRoot: path.parse(process.cwd()).root, readMaxChars: 0, toolTimeoutMs: timeoutMs, toolModules: [...moduleUrls] };
   const worker: ToolHostConnection =
     isolation === 'process'
-      ? new BoundProcess(await startToolProcess(moduleUrls, heapMb), NO_BROKER, session, () => undefined)
+      ? new BoundProcess(await startProcess(moduleUrls, heapMb), NO_BROKER, session, () => undefined)
       : new BoundWorker(await startWorker(heapMb), NO_BROKER, session, () => undefined);
   const timer = setTimeout(() => void worker.terminate({ reason: 'timeout', detail: 'probing tool modules timed out' }), timeoutMs);
   try {

@@ -6,6 +6,7 @@ import { workerFileUrl } from '../workers/worker-url.js';
 import { permissionFlags } from './permission-flags.js';
 import { isControl } from './process-protocol.js';
 import { collectReadPaths } from './read-allowlist.js';
+import { buildToolProcessBwrapArgs } from '../../src/sandbox/tool-process-args.js';
 
 /** A started tool host process that has posted "ready" and is not yet bound to a session. */
 export interface ToolProcess {
@@ -19,13 +20,17 @@ const OUTPUT_LINES_KEPT = 50;
 /**
  * Starts a tool host process under Node's permission model: read access only to its own code and the given tool
  * modules (see collectReadPaths), no fs write, child processes or workers, an empty environment, its own heap limit
- * and explicit Node flags (never the host's execArgv or NODE_OPTIONS). Resolves once it is ready.
+ * and explicit Node flags (never the host's execArgv or NODE_OPTIONS). With `bwrapPath`, the process also runs
+ * inside bubblewrap (see buildToolProcessBwrapArgs): no network, no writes, gone when the runtime dies.
+ * Resolves once it is ready.
  */
-export async function startToolProcess(moduleUrls: readonly string[], heapMb: number): Promise<ToolProcess> {
+export async function startToolProcess(moduleUrls: readonly string[], heapMb: number, bwrapPath?: string): Promise<ToolProcess> {
   const entry = fileURLToPath(workerFileUrl('process-host.js'));
   const distDir = path.dirname(path.dirname(entry));
+  const nodeFlags = [...permissionFlags(process.versions.node, collectReadPaths(distDir, moduleUrls)), `--max-old-space-size=${heapMb}`];
   const child = fork(entry, [], {
-    execArgv: [...permissionFlags(process.versions.node, collectReadPaths(distDir, moduleUrls)), `--max-old-space-size=${heapMb}`],
+    // fork runs `execPath ...execArgv entry`: with bwrap as execPath, node and its flags go after bwrap's `--`.
+    ...(bwrapPath === undefined ? { execArgv: nodeFlags } : { execPath: bwrapPath, execArgv: [...buildToolProcessBwrapArgs(), process.execPath, ...nodeFlags] }),
     env: {},
     cwd: path.parse(distDir).root,
     serialization: 'advanced',

@@ -31,7 +31,8 @@ function isRunning(pid: number): boolean {
 }
 
 beforeAll(async () => {
-  rt = await createRuntime({ idleWorkers: 0 });
+  // The permission model alone: the bubblewrap layer around isolated processes is tested in sandboxed-process.test.ts.
+  rt = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
   ws = makeTempTree('tw-iso', { 'notes/a.txt': 'hello isolation\n' });
   isolated = await open({ isolation: 'process' });
 });
