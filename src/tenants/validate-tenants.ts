@@ -3,6 +3,7 @@ import { parseMcpEntries } from '../mcp/entries.js';
 import type { TenantConfig, TenantsOption } from './tenant-config.js';
 
 const STRING_LISTS = ['mcpServers', 'tools', 'readRoots'] as const;
+const KNOWN_FIELDS = new Set<string>([...STRING_LISTS, 'secrets', 'workspaceRoot', 'maxSessions']);
 
 /**
  * Checks the `tenants` runtime option; each tenant's MCP entries must name configured servers.
@@ -28,6 +29,9 @@ export function validateTenantConfig(user: string, tenant: unknown, configuredSe
   };
   if (typeof tenant !== 'object' || tenant === null || Array.isArray(tenant)) return fail(' must be an object');
   const t = tenant as Record<string, unknown>;
+  for (const field of Object.keys(t)) {
+    if (!KNOWN_FIELDS.has(field)) fail(`.${field} is not a tenant field; use ${[...KNOWN_FIELDS].join(', ')}`);
+  }
   for (const field of STRING_LISTS) {
     const list = t[field];
     if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string'))) fail(`.${field} must be an array of strings`);

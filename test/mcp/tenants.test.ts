@@ -85,6 +85,7 @@ describe('validateTenants', () => {
     ['a non-array list', { a: { tools: 'read_file' } }, /tenants\.a\.tools must be an array/],
     ['a non-string secret', { a: { secrets: { token: 1 } } }, /tenants\.a\.secrets\.token must be a string/],
     ['a zero session quota', { a: { maxSessions: 0 } }, /tenants\.a\.maxSessions must be a positive integer/],
+    ['a misspelled field', { a: { workspace: '/ws' } }, /tenants\.a\.workspace is not a tenant field/],
     ['a non-object tenant', { a: 'x' }, /tenants\.a must be an object/],
     ['a non-object option', 'alice', /tenants must be an object/],
   ])('refuses %s with INVALID_OPTIONS', (_name, value, message) => {
