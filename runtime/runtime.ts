@@ -268,7 +268,7 @@ export class Runtime {
     const isMcp = name.startsWith('mcp__');
     const visible = isMcp ? services.mcp.allows(name) : session.capability.tools.includes(name);
     if (!visible) {
-      const allowed = session.capability.tools.join(', ') || 'none';
+      const allowed = [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)].join(', ') || 'none';
       return { decision: 'deny', rule: 'capability', refusal: errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${allowed})`) };
     }
     if (name === 'bash') {
