@@ -72,9 +72,21 @@ export class McpAccess {
   }
 }
 
-/** Throws INVALID_OPTIONS when MCP entries are given but the runtime has no MCP servers. */
+/**
+ * Throws INVALID_OPTIONS when MCP entries are given but the runtime has no MCP servers, or when a session without a
+ * user asks for a per-user server (it has no credentials to connect with, so its tools could never be listed).
+ */
 export function assertMcpConfigured(hub: McpHub | undefined, capability: Capability): void {
-  if (!hub && capability.mcpServers.length > 0) {
-    throw new ToolwardenError('INVALID_OPTIONS', `mcpServers ${capability.mcpServers.join(', ')} asked for, but the runtime has no mcpServers configured`);
+  if (!hub) {
+    if (capability.mcpServers.length > 0) {
+      throw new ToolwardenError('INVALID_OPTIONS', `mcpServers ${capability.mcpServers.join(', ')} asked for, but the runtime has no mcpServers configured`);
+    }
+    return;
+  }
+  if (capability.user !== undefined) return;
+  for (const entry of parseMcpEntries(capability.mcpServers, hub.serverIds)) {
+    if (hub.isPerUser(entry.serverId)) {
+      throw new ToolwardenError('INVALID_OPTIONS', `MCP server '${entry.serverId}' connects per user: open the session with a user`);
+    }
   }
 }

@@ -52,6 +52,12 @@ export class McpHub {
     return Object.keys(this.#servers);
   }
 
+  /** Whether a server connects once per user (`perUser: true` or a config function), so a session needs a user. */
+  isPerUser(serverId: string): boolean {
+    const config = Object.hasOwn(this.#servers, serverId) ? this.#servers[serverId] : undefined;
+    return typeof config === 'function' || config?.perUser === true;
+  }
+
   /**
    * The server's tools (cached per connection, refreshed after `notifications/tools/list_changed`), limited
    * to the user's tenant allowance when the user has a tenant.

@@ -112,6 +112,11 @@ describe('tenants', () => {
     await expect(open({ user, mcpServers })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining(user) });
   });
 
+  it('refuses a per-user server to a session without a user, naming the server', async () => {
+    await expect(open({ mcpServers: ['u'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining("'u'") });
+    await expect(open({ mcpServers: ['t:echo'] })).resolves.toBeDefined();
+  });
+
   it('refuses an unknown user with ESCALATION', async () => {
     await expect(open({ user: 'mallory', mcpServers: ['t'] })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining('mallory') });
   });
