@@ -19,7 +19,7 @@ import { planCall } from './call-plan.js';
 import { assertMcpConfigured } from './mcp-access.js';
 import { McpHub } from './mcp/index.js';
 import { PolicyGate } from './policy/policy-gate.js';
-import { createHostCharsetProbe, resolveShell } from './processes/index.js';
+import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
 import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
 import { WalkPool } from './walk/index.js';
@@ -78,6 +78,8 @@ export class Runtime {
 
   /** @internal loads the runtime's host tool modules once, so a bad module fails createRuntime. */
   async init(): Promise<void> {
+    // Commands are spawned by a small launcher process: start it while this process is still small to fork.
+    warmProcessLauncher();
     await this.#hostTools(this.#runtimeModules, 'worker');
   }
 
