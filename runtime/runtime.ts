@@ -184,6 +184,8 @@ export class Runtime {
     try {
       services = await createSessionServices(this.#services, capability);
       const session = new Session(capability, token, this.#sessionHost, services.broker, services.calls);
+      // From here the session counts as open, not as opening.
+      this.#opening.delete(capability.sid);
       this.#sessions.set(session.id, { session, services });
       await session.start();
       return session;

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { killProcessGroup, signalDescendants, trackProcessGroup, untrackProcessGroup } from './process-group.js';
+import { killGroupAndDescendants, killProcessGroup, signalDescendants, trackProcessGroup, untrackProcessGroup } from './process-group.js';
 import type { GroupArgv, SpawnedGroup, SpawnGroupOptions } from './spawn-group.js';
 
 /**
@@ -51,6 +51,7 @@ export function spawnGroupDirect(opts: SpawnGroupOptions, { file, args, stopThro
       if (exited || pid === undefined) return;
       // A sandboxed command is asked to stop through its own processes, not through the sandbox leading the group.
       if (stopThroughDescendants && signal !== 'SIGKILL' && process.platform === 'linux') signalDescendants(pid, signal);
+      else if (signal === 'SIGKILL') killGroupAndDescendants(pid);
       else killProcessGroup(pid, signal);
     },
   };

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isLauncherRequest, type LauncherEvent, type LauncherRequest } from './launcher-protocol.js';
-import { killProcessGroup, signalDescendants } from './process-group.js';
+import { killGroupAndDescendants, killProcessGroup, signalDescendants } from './process-group.js';
 
 interface Launched {
   child: ChildProcess;
@@ -79,8 +79,18 @@ function signalGroup(request: Extract<LauncherRequest, { type: 'signal' }>): voi
     } catch {
       // A descendant we may not signal is no reason to stop serving the others.
     }
+  } else if (request.signal === 'SIGKILL') {
+    killAllQuietly(entry.pid);
   } else {
     killQuietly(entry.pid, request.signal);
+  }
+}
+
+function killAllQuietly(pid: number): void {
+  try {
+    killGroupAndDescendants(pid);
+  } catch {
+    // EPERM: nothing more this launcher can do for that group.
   }
 }
 
@@ -93,7 +103,7 @@ function killQuietly(pid: number, signal: NodeJS.Signals): void {
 }
 
 function killAllAndExit(code: number): never {
-  for (const entry of groups.values()) if (!entry.exited) killQuietly(entry.pid, 'SIGKILL');
+  for (const entry of groups.values()) if (!entry.exited) killAllQuietly(entry.pid);
   process.exit(code);
 }
 

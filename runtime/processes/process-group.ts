@@ -38,6 +38,23 @@ export function signalDescendants(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * SIGKILLs the group led by `pid` and every process that descended from its leader at that moment (Linux): a
+ * process that left the group (setsid, bwrap's inner process before it set its parent-death signal) dies too.
+ * The descendants are listed before the group is killed, while they are still the leader's descendants.
+ */
+export function killGroupAndDescendants(pid: number): void {
+  const descendants = process.platform === 'linux' ? findDescendants(pid) : [];
+  killProcessGroup(pid, 'SIGKILL');
+  for (const descendant of descendants) {
+    try {
+      process.kill(descendant, 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+}
+
 /** Records a live group so {@link killAllProcessGroupsSync} reaches it; installs the host exit hook once. */
 export function trackProcessGroup(pid: number): void {
   liveGroups.add(pid);

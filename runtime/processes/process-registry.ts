@@ -6,6 +6,9 @@ import { decodeStream } from './decoded-output.js';
 import type { CommandWrapper, ShellSpec } from './shell.js';
 import { spawnGroup, type GroupExit, type SpawnedGroup } from './spawn-group.js';
 
+/** How long stop and closeAll wait for a SIGKILLed group's output to close before they return anyway. */
+const KILL_WAIT_MS = 5_000;
+
 /** `killed`: stopped by {@link ProcessRegistry.stop}/`closeAll` or ended by a signal; `failed`: never ran. */
 export type ProcessStatus = 'running' | 'exited' | 'killed' | 'failed';
 
@@ -172,7 +175,7 @@ export class ProcessRegistry {
       entry.group.signal('SIGTERM');
       if (!(await settlesWithin(entry.finished, this.opts.stopGraceMs))) {
         entry.group.signal('SIGKILL');
-        await entry.finished;
+        await settlesWithin(entry.finished, KILL_WAIT_MS);
       }
     }
     return snapshotOf(entry);
@@ -195,7 +198,8 @@ export class ProcessRegistry {
         entry.group.signal('SIGKILL');
       }
     }
-    await Promise.all(entries.map((e) => e.finished));
+    // Bounded: a process that escaped every kill must not hang the session's close forever.
+    await Promise.all(entries.map((e) => settlesWithin(e.finished, KILL_WAIT_MS)));
   }
 
   private get(processId: string): Entry {

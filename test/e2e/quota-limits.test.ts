@@ -26,14 +26,14 @@ describe('sessions', () => {
   });
 
   it.each([
-    ['maxSessions', { maxSessions: 1 }],
-    ['maxSessionsPerUser', { maxSessionsPerUser: 1 }],
-  ])('holds %s when sessions are opened concurrently', async (_name, options) => {
+    ['maxSessions', { maxSessions: 2 }],
+    ['maxSessionsPerUser', { maxSessionsPerUser: 2 }],
+  ])('holds %s when sessions are opened concurrently, admitting exactly the limit', async (_name, options) => {
     const own = await createRuntime({ idleWorkers: 0, ...options });
-    const opened = await Promise.allSettled([1, 2, 3].map(() => own.openSession({ workspaceRoot: ws.root, tools: [], user: 'ann' })));
-    expect(opened.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const opened = await Promise.allSettled([1, 2, 3, 4].map(() => own.openSession({ workspaceRoot: ws.root, tools: [], user: 'ann' })));
+    expect(opened.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
     expect(opened.filter((o) => o.status === 'rejected').map((o) => (o.reason as { code: string }).code)).toEqual(['SESSION_LIMIT', 'SESSION_LIMIT']);
-    expect(own.sessionCount).toBe(1);
+    expect(own.sessionCount).toBe(2);
     await own.close();
   });
 
