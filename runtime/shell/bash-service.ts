@@ -6,6 +6,7 @@ import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js
 import type { Sandbox, SandboxScope } from '../../src/sandbox/index.js';
 import { execCommand, ProcessRegistry, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
+import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
 import { checkCommand } from './command-check.js';
@@ -127,15 +128,11 @@ export class BashService {
       const details = { rule: 'static check', ...(check.decidingPath ? { path: check.decidingPath } : {}) };
       throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`, details);
     }
-    const outcome = await gate.enforce(
-      gateSession,
-      { tool: 'bash', kind: 'bash', commands: check.commands, staticVerdict: check.verdict, dangerous: check.dangerous },
-      args,
-    );
+    // Each command's static verdict is its own default, so the refusal names the command and reason that decided.
+    const outcome = await gate.enforce(gateSession, describeShellCheck(check), args);
     if (outcome.refusal) {
-      const why = check.reasons.length > 0 ? ` Static check: ${check.reasons.join('; ')}` : '';
       const text = outcome.refusal.content[0]?.text ?? '';
-      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', `${text.replace(/^[A-Z_]+: /, '')}.${why}`, { rule: outcome.rule });
+      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', text.replace(/^[A-Z_]+: /, ''), { rule: outcome.rule });
     }
     return cwd;
   }

@@ -1,6 +1,6 @@
 import type { SandboxMode } from '../capability/capability.js';
 import { toPlainError } from '../errors.js';
-import type { ExplainFacts } from '../policy/index.js';
+import { describeShellCheck, type ExplainFacts } from '../policy/index.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { describeCall } from '../../runtime/call-subject.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
@@ -19,7 +19,8 @@ export type GatheredFacts = { refused: false; facts: ExplainFacts; notes: string
 
 /**
  * What the broker would know about a call in that workspace: canonical paths through the path guard for file
- * tools, and the shell checker's simple commands, static verdict and dangerous flag for bash.
+ * tools, and for bash the shell checker's simple commands with each one's static verdict and reasons, the
+ * call's verdict, dangerous removal and what belongs to no command.
  */
 export async function gatherExplainFacts(tool: string, args: Record<string, unknown>, workspace: ExplainWorkspace): Promise<GatheredFacts> {
   const capability = buildCapability(
@@ -38,7 +39,7 @@ export async function gatherExplainFacts(tool: string, args: Record<string, unkn
     const notes = [`static check: ${check.verdict}${sandboxed ? ' (OS sandbox active)' : ' (no OS sandbox)'}`, ...check.reasons.map((r) => `  ${r}`)];
     return {
       refused: false,
-      facts: { subject: { commands: check.commands, staticVerdict: check.verdict, dangerous: check.dangerous } },
+      facts: { subject: describeShellCheck(check) },
       notes,
     };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { subjectKey } from './approval-memory.js';
 import type { ApprovalMemory } from './approval-memory.js';
-import { builtInDefault, evaluateRules } from './evaluate-rules.js';
+import { evaluateRules } from './evaluate-rules.js';
+import { commandVerdictOf, describeStaticVerdict } from './shell-subject.js';
 import { pickStrictest } from './types.js';
 import type { ApprovalOption, PermissionSpec, PolicySubject, RuleVerdict } from './types.js';
 
@@ -16,17 +17,18 @@ export interface PermissionLayers {
 export type Decided = RuleVerdict & { options: ApprovalOption[] };
 
 const OPTIONS: readonly ApprovalOption[] = ['allow', 'deny', 'allow-always'];
-const DANGEROUS_OPTIONS: readonly ApprovalOption[] = ['allow', 'deny'];
+const ONCE_OPTIONS: readonly ApprovalOption[] = ['allow', 'deny'];
 
 /**
- * Decides a call: every layer is a gate and the strictest answer wins; a static `deny` always denies;
- * dangerous calls ask at least and never offer `allow-always`; a remembered `allow-always` turns an `ask`
- * for the same subject into `allow`.
+ * Decides a call: every layer is a gate and the strictest answer wins; a static `deny` (of the call or of one
+ * command) always denies; dangerous calls ask at least and never offer `allow-always`; so do calls with
+ * `unchecked` findings, which no rule saw; a remembered `allow-always` turns an `ask` for the same subject
+ * into `allow`.
  * @example decide({ host: { bash: { deny: ['git push*'] } }, session: [] }, subject, memory)
  */
 export function decide(layers: PermissionLayers, subject: PolicySubject, remembered?: ApprovalMemory): Decided {
   const verdict = applyOverrides(combineGates(layers, subject), subject, remembered);
-  return { ...verdict, options: [...(subject.dangerous === true ? DANGEROUS_OPTIONS : OPTIONS)] };
+  return { ...verdict, options: [...(subject.dangerous === true || isUnchecked(subject) ? ONCE_OPTIONS : OPTIONS)] };
 }
 
 /**
@@ -49,19 +51,40 @@ function combineGates(layers: PermissionLayers, subject: PolicySubject): RuleVer
   });
   // On a tie, name an explicit rule rather than the built-in default: it says more about why.
   const ranked = [...verdicts.filter((v) => v.gate !== 'default'), ...verdicts.filter((v) => v.gate === 'default')];
-  return pickStrictest(ranked) ?? builtInDefault(subject);
+  // No layer at all: the built-in defaults, judged command by command like an empty layer.
+  return pickStrictest(ranked) ?? evaluateRules(undefined, subject, 'session');
 }
 
 function applyOverrides(verdict: RuleVerdict, subject: PolicySubject, remembered: ApprovalMemory | undefined): RuleVerdict {
-  if (subject.staticVerdict === 'deny' && verdict.decision !== 'deny') {
-    return { decision: 'deny', rule: `static check 'deny' (rules said '${verdict.decision}' by ${verdict.rule})`, gate: 'static' };
+  const denied = staticDeny(subject);
+  if (denied !== undefined && verdict.decision !== 'deny') {
+    return { ...denied, decision: 'deny', rule: `${denied.rule} (rules said '${verdict.decision}' by ${verdict.rule})`, gate: 'static' };
   }
   if (subject.dangerous === true) {
     if (verdict.decision !== 'allow') return verdict;
-    return { ...verdict, decision: 'ask', rule: `dangerous removal always asks (rules allow by ${verdict.rule})`, gate: 'dangerous' };
+    const culprit = subject.commands?.find((c) => commandVerdictOf(subject, c)?.dangerous === true);
+    const why = culprit === undefined ? '' : ` (${commandVerdictOf(subject, culprit)?.reasons?.join('; ') ?? ''})`;
+    const item = culprit ?? verdict.item;
+    return { decision: 'ask', rule: `dangerous removal always asks${why} (rules allow by ${verdict.rule})`, gate: 'dangerous', ...(item === undefined ? {} : { item }) };
+  }
+  if (isUnchecked(subject)) {
+    if (verdict.decision !== 'allow') return verdict;
+    return { decision: 'ask', rule: `static check asks for the whole call (${subject.unchecked?.join('; ')}) (rules allow by ${verdict.rule})`, gate: 'static' };
   }
   if (verdict.decision === 'ask' && remembered?.has(subjectKey(subject)) === true) {
     return { ...verdict, decision: 'allow', rule: `remembered 'allow-always' answer (would ask by ${verdict.rule})`, gate: 'remembered' };
   }
   return verdict;
+}
+
+// The first refused command's static deny (named), else the call's: a refused path denies whatever the rules say.
+function staticDeny(subject: PolicySubject): { rule: string; item?: string } | undefined {
+  const command = subject.commands?.find((c) => commandVerdictOf(subject, c)?.verdict === 'deny');
+  const own = command === undefined ? undefined : commandVerdictOf(subject, command);
+  if (command !== undefined && own !== undefined) return { rule: describeStaticVerdict(own), item: command };
+  return subject.staticVerdict === 'deny' ? { rule: "static check 'deny'" } : undefined;
+}
+
+function isUnchecked(subject: PolicySubject): boolean {
+  return subject.unchecked !== undefined && subject.unchecked.length > 0;
 }

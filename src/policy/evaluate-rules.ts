@@ -1,4 +1,5 @@
 import { compilePathPattern, compileWordPattern } from './match-pattern.js';
+import { commandVerdictOf, describeStaticVerdict } from './shell-subject.js';
 import { pickStrictest } from './types.js';
 import type { Decision, PermissionSpec, PolicySubject, RuleVerdict, ToolRule } from './types.js';
 
@@ -10,12 +11,14 @@ const LISTS = ['deny', 'ask', 'allow'] as const;
 
 /**
  * Judges one call against one layer of rules: each path or simple command gets the strictest matching
- * pattern, else the tool's `default`, else the `'*'` entry, else the built-in default; the call gets the
- * strictest of its items.
+ * pattern, else the tool's `default`, else the `'*'` entry, else the built-in default (for a bash command, its
+ * own static verdict); the call gets the strictest of its items.
  * @example evaluateRules({ bash: { allow: ['npm test'] } }, { tool: 'bash', kind: 'bash', commands: ['npm test', 'rm -rf x'], staticVerdict: 'allow' }, 'session')
  */
 export function evaluateRules(spec: PermissionSpec | undefined, subject: PolicySubject, gate: RuleGate): RuleVerdict {
-  const verdict = pickStrictest(evaluateItems(spec, subject, gate));
+  const items = evaluateItems(spec, subject, gate);
+  // On a tie, name an explicit rule rather than a built-in default: it says more about why.
+  const verdict = pickStrictest([...items.filter((v) => v.gate !== 'default'), ...items.filter((v) => v.gate === 'default')]);
   // evaluateItems always yields at least one verdict; the fallback keeps the type honest.
   return verdict ?? builtInDefault(subject);
 }
@@ -26,16 +29,21 @@ export function evaluateItems(spec: PermissionSpec | undefined, subject: PolicyS
   if (typeof toolRule === 'string') {
     return [{ decision: toolRule, rule: `${gate} rule ${subject.tool}: '${toolRule}'`, gate }];
   }
-  const fallback = (): RuleVerdict => fallbackVerdict(spec, subject, gate, toolRule);
+  const fallback = (item?: string): RuleVerdict => fallbackVerdict(spec, subject, gate, toolRule, item);
   const items = itemsOf(subject);
   if (items === undefined) return [matchItem(toolRule, subject.tool, subject.tool, gate) ?? fallback()];
   if (items.length === 0) return [fallback()];
   const match = subject.kind === 'file' ? compilePathPattern : compileWordPattern;
-  return items.map((item) => ({ ...(matchItem(toolRule, item, subject.tool, gate, match) ?? fallback()), item }));
+  return items.map((item) => ({ ...(matchItem(toolRule, item, subject.tool, gate, match) ?? fallback(item)), item }));
 }
 
-/** The verdict when no layer has rules: file and other tools allow, bash follows the static check. */
-export function builtInDefault(subject: PolicySubject): RuleVerdict {
+/**
+ * The verdict when no rule applies: file and other tools allow, bash follows the static check, for `item`
+ * that command's own verdict when the subject carries one, else the call's.
+ */
+export function builtInDefault(subject: PolicySubject, item?: string): RuleVerdict {
+  const own = item === undefined ? undefined : commandVerdictOf(subject, item);
+  if (own !== undefined) return { decision: own.verdict, rule: `default for ${subject.tool}: ${describeStaticVerdict(own)}`, gate: 'default' };
   if (subject.staticVerdict !== undefined) {
     return { decision: subject.staticVerdict, rule: `default for ${subject.tool}: static check '${subject.staticVerdict}'`, gate: 'default' };
   }
@@ -70,6 +78,7 @@ function fallbackVerdict(
   subject: PolicySubject,
   gate: RuleGate,
   toolRule: Exclude<ToolRule, string> | undefined,
+  item: string | undefined,
 ): RuleVerdict {
   if (toolRule?.default !== undefined) {
     return { decision: toolRule.default, rule: `${gate} rule ${subject.tool}.default '${toolRule.default}'`, gate };
@@ -79,7 +88,7 @@ function fallbackVerdict(
   const starMatch = matchItem(star, subject.tool, '*', gate);
   if (starMatch !== undefined) return starMatch;
   if (star?.default !== undefined) return { decision: star.default, rule: `${gate} rule *.default '${star.default}'`, gate };
-  return builtInDefault(subject);
+  return builtInDefault(subject, item);
 }
 
 // Own properties only: a tool named `constructor` must not pick up Object.prototype.constructor.

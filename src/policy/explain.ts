@@ -12,7 +12,10 @@ export interface ExplainSpec {
 
 /** Extra facts about the call that only the broker knows; they override what is derived from the args. */
 export interface ExplainFacts {
-  /** Overrides of the derived subject: canonical paths, parsed simple commands, static verdict, dangerous. */
+  /**
+   * Overrides of the derived subject: canonical paths, parsed simple commands, static verdicts (of the call and
+   * of each command, e.g. from `describeShellCheck`), dangerous, unchecked findings.
+   */
   subject?: Partial<Omit<PolicySubject, 'tool'>>;
   /** The session's remembered answers, if any. */
   remembered?: ApprovalMemory;
@@ -66,14 +69,27 @@ function explainLayer(layer: string, spec: PermissionSpec, subject: PolicySubjec
 function formatExplanation(e: Omit<Explanation, 'text'>, args: Record<string, unknown>): string {
   const noun = e.subject.kind === 'bash' ? 'command' : 'path';
   const lines = [`${e.tool} ${JSON.stringify(args)} -> ${e.decision}`, `  decided by: ${e.rule}${e.item === undefined ? '' : ` (${noun} '${e.item}')`}`];
-  if (e.layers.length === 0) lines.push('  no rule layers: built-in defaults apply');
+  if (e.layers.length === 0) {
+    lines.push('  no rule layers: built-in defaults apply');
+    for (const item of defaultItems(e.subject)) lines.push(`    ${noun} '${item.item ?? ''}': ${item.decision} by ${item.rule}`);
+  }
   for (const layer of e.layers) {
     lines.push(`  ${layer.layer}: ${layer.verdict.decision} by ${layer.verdict.rule}`);
     for (const item of layer.items) lines.push(`    ${noun} '${item.item ?? ''}': ${item.decision} by ${item.rule}`);
   }
   if (e.subject.dangerous === true) lines.push('  dangerous: always asks, never remembered');
+  if (e.subject.unchecked !== undefined && e.subject.unchecked.length > 0) {
+    lines.push(`  unchecked by any rule: ${e.subject.unchecked.join('; ')} (asks at least, never remembered)`);
+  }
   if (e.decision === 'ask') lines.push(`  approver options: ${e.options.join(', ')}`);
   return lines.join('\n');
+}
+
+// With several commands or paths, each one's default is worth showing; with one, the decided-by line says it.
+function defaultItems(subject: PolicySubject): RuleVerdict[] {
+  if (subject.kind !== 'bash' && subject.kind !== 'file') return [];
+  const items = evaluateItems(undefined, subject, 'session').filter((v) => v.item !== undefined);
+  return items.length > 1 ? items : [];
 }
 
 function isChain(session: PermissionSpec | readonly PermissionSpec[]): session is readonly PermissionSpec[] {

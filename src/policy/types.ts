@@ -34,6 +34,26 @@ export interface PolicySubject {
   staticVerdict?: Decision;
   /** Dangerous removal: at least `ask` whatever the rules say, and never remembered. */
   dangerous?: boolean;
+  /**
+   * The static check's verdict on each simple command, keyed by its text in `commands` (bash): the built-in
+   * default for that command, so a rule matching it replaces its `ask`; a `'deny'` is a floor for the whole call.
+   * Commands missing here fall back to `staticVerdict`.
+   */
+  commandVerdicts?: Readonly<Record<string, CommandVerdict>>;
+  /**
+   * What the static check found that belongs to no listed command (a parse failure, a redirect on a group, an
+   * assignment prefix): no rule sees it, so the call asks at least, and an answer is never remembered.
+   */
+  unchecked?: readonly string[];
+}
+
+/** The static check's verdict on one simple command. */
+export interface CommandVerdict {
+  verdict: Decision;
+  /** Why it is not `allow`. */
+  reasons?: readonly string[];
+  /** The command is a dangerous removal (the call's `dangerous` flag decides; this names the command). */
+  dangerous?: boolean;
 }
 
 /** Which gate decided: a rule layer, the built-in default, the static check, dangerous removal, or a remembered answer. */

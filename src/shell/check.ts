@@ -1,10 +1,14 @@
 import { ToolwardenError, type ErrorCode } from '../errors.js';
-import type { ShellAnalysis, ShellCheck, ShellPathResolver } from './types.js';
+import type { CommandCheck, ShellAnalysis, ShellCheck, ShellPathResolver } from './types.js';
+
+type Verdict = CommandCheck['verdict'];
 
 /**
- * Turns an analysis into a verdict: a refused path denies (its code and path decide); otherwise a dangerous
- * removal asks (and is flagged so "always allow" is never offered); otherwise unresolved words, unknown
- * commands or a parse error ask, except that unknown commands are allowed when an OS sandbox is active.
+ * Turns an analysis into verdicts, per simple command and for the whole call: a refused path denies (its code
+ * and path decide); otherwise a dangerous removal asks (and is flagged so "always allow" is never offered);
+ * otherwise unresolved words, unknown commands or a parse error ask, except that unknown commands are allowed
+ * when an OS sandbox is active. Each finding lands on the command it belongs to; what belongs to none (a parse
+ * failure, a redirect on a group) lands in `callReasons` and holds for the whole call.
  *
  * @example
  * const check = checkShellCommand(analysis, resolver, { sandboxed: false });
@@ -12,7 +16,19 @@ import type { ShellAnalysis, ShellCheck, ShellPathResolver } from './types.js';
  */
 export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathResolver, opts: { sandboxed: boolean }): ShellCheck {
   const commands = analysis.commands.map((c) => c.text);
-  const dangerous = analysis.dangerousRemovals.length > 0;
+  const perCommand = new Map<string, CommandCheck>(commands.map((text) => [text, { text, verdict: 'allow', reasons: [], dangerous: false }]));
+  const callReasons: string[] = [];
+  const note = (command: string, verdict: Verdict, reason: string): void => {
+    const entry = perCommand.get(command);
+    if (entry === undefined) {
+      callReasons.push(`${command}: ${reason}`);
+      return;
+    }
+    entry.reasons.push(reason);
+    if (verdict === 'deny' || entry.verdict === 'allow') entry.verdict = verdict;
+  };
+
+  const refusals: { reason: string; code: ErrorCode; path: string }[] = [];
   for (const access of analysis.accesses) {
     try {
       if (access.mode === 'read') resolver.read(access.path, access.cwd);
@@ -20,15 +36,41 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
     } catch (error) {
       const code: ErrorCode = error instanceof ToolwardenError ? error.code : 'INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
-      const reason = `${access.command}: ${access.mode} of ${access.path} refused: ${message}`;
-      return { verdict: 'deny', reasons: [reason], code, decidingPath: access.path, dangerous, commands };
+      const reason = `${access.mode} of ${access.path} refused: ${message}`;
+      refusals.push({ reason: `${access.command}: ${reason}`, code, path: access.path });
+      note(access.command, 'deny', reason);
     }
   }
-  const reasons = [
-    ...analysis.dangerousRemovals.map((d) => `${d.command}: dangerous removal of ${d.target}: ${d.reason}`),
-    ...analysis.unresolved.map((u) => `${u.command}: ${u.word}: ${u.reason}`),
-    ...(opts.sandboxed ? [] : analysis.unknownCommands.map((name) => `${name}: not a command the checker understands`)),
-    ...(analysis.parseError === undefined ? [] : [`the command does not parse cleanly: ${analysis.parseError}`]),
-  ];
-  return { verdict: reasons.length > 0 ? 'ask' : 'allow', reasons, dangerous, commands };
+  const reasons: string[] = [];
+  const ask = (command: string, reason: string): void => {
+    reasons.push(`${command}: ${reason}`);
+    note(command, 'ask', reason);
+  };
+  for (const d of analysis.dangerousRemovals) {
+    ask(d.command, `dangerous removal of ${d.target}: ${d.reason}`);
+    const entry = perCommand.get(d.command);
+    if (entry !== undefined) entry.dangerous = true;
+  }
+  for (const u of analysis.unresolved) ask(u.command, `${u.word}: ${u.reason}`);
+  if (!opts.sandboxed) for (const name of analysis.unknownCommands) askUnknown(analysis, name, ask);
+  if (analysis.parseError !== undefined) {
+    const reason = `the command does not parse cleanly: ${analysis.parseError}`;
+    reasons.push(reason);
+    callReasons.push(reason);
+  }
+
+  const dangerous = analysis.dangerousRemovals.length > 0;
+  const base = { dangerous, commands, perCommand: [...perCommand.values()], callReasons };
+  const first = refusals[0];
+  if (first !== undefined) {
+    return { ...base, verdict: 'deny', reasons: refusals.map((r) => r.reason), code: first.code, decidingPath: first.path };
+  }
+  return { ...base, verdict: reasons.length > 0 ? 'ask' : 'allow', reasons };
+}
+
+// The recorder knows unknown commands by name only: every command of that name asks (several `git` commands
+// ask together when one subcommand is unknown), and a name no listed command carries holds for the whole call.
+function askUnknown(analysis: ShellAnalysis, name: string, ask: (command: string, reason: string) => void): void {
+  const owners = new Set(analysis.commands.filter((c) => c.name === name).map((c) => c.text));
+  for (const text of owners.size > 0 ? owners : [name]) ask(text, 'not a command the checker understands');
 }

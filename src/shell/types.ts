@@ -67,9 +67,23 @@ export interface ShellPathResolver {
   write(path: string, cwd: string): void;
 }
 
+/** The static verdict on one simple command, before any permission rule is applied. */
+export interface CommandCheck {
+  /** The command's text, as listed in {@link ShellCheck.commands}. */
+  text: string;
+  /** `deny` when one of its paths is refused, `ask` when it has reasons, `allow` otherwise. */
+  verdict: 'allow' | 'ask' | 'deny';
+  /** Why it is not `allow` (the command's text is not repeated); empty when it is. */
+  reasons: string[];
+  /** It is a dangerous removal. */
+  dangerous: boolean;
+}
+
 /** The static verdict on a shell command, before any permission rule is applied. */
 export interface ShellCheck {
+  /** The strictest verdict over every command and the whole-call reasons. */
   verdict: 'allow' | 'ask' | 'deny';
+  /** Every reason, each prefixed with the command it belongs to; for `deny`, the refusals only. */
   reasons: string[];
   code?: ErrorCode;
   /** The path whose refusal decided a deny. */
@@ -78,4 +92,11 @@ export interface ShellCheck {
   dangerous: boolean;
   /** Each simple command's text, for per-command rule matching. */
   commands: string[];
+  /** The verdict of each distinct command text, in the order of `commands`: the policy's default for that command. */
+  perCommand: CommandCheck[];
+  /**
+   * Reasons that belong to no listed command (a parse failure, a redirect on a group, an assignment prefix,
+   * inner code that does not parse): rules matching the commands never see them, so they hold for the whole call.
+   */
+  callReasons: string[];
 }

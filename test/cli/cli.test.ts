@@ -116,6 +116,8 @@ describe('toolwarden explain', () => {
     ['the path guard in the user\'s workspace', ['--tool', 'read_file', '--args', '{"path":"../config.json"}', '--user', 'alice'], /-> deny\n\s+refused before any rule: NOT_READABLE/],
     ['a dangerous removal', ['--tool', 'bash', '--args', '{"command":"rm -rf ."}', '--user', 'alice', '--sandbox', 'off'], /-> ask[\s\S]*dangerous: always asks[\s\S]*approver options: allow, deny\n/],
     ['no matching rule', ['--tool', 'read_file', '--args', '{"path":"src/a.ts"}'], /-> allow\n/],
+    ['each command by its own static verdict', ['--tool', 'bash', '--args', `{"command":"trap 'rm -f x' EXIT; echo ready"}`, '--user', 'alice', '--sandbox', 'off'], /-> ask\n\s+decided by: default for bash: static check 'ask' \('rm -f x': trap runs a command string later, which is not checked\) \(command 'trap 'rm -f x' EXIT'\)\n[\s\S]*command 'echo ready': allow by default for bash: static check 'allow'\n/],
+    ['a command that does not parse', ['--tool', 'bash', '--args', '{"command":"echo \\"unterminated"}', '--user', 'alice', '--sandbox', 'off'], /-> ask\n\s+decided by: static check asks for the whole call \(the command does not parse cleanly[\s\S]*approver options: allow, deny\n/],
   ])('explains %s', async (_name, args, expected) => {
     const result = await runHere(['explain', ...args, '--config', dir.at('config.json')]);
     expect(result.stderr).toBe('');

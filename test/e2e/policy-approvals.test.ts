@@ -123,6 +123,33 @@ describe('dangerous removal', () => {
     }
   });
 
+  it('asks for a dangerous removal among allowed commands, naming it, without allow-always', async () => {
+    const victim = makeTempTree('tw-danger', { 'keep.txt': 'k\n' });
+    const { rt, asked } = await approvingRuntime(['deny']);
+    try {
+      const s = await rt.openSession({ workspaceRoot: victim.root, tools: ['bash'], sandbox: 'off', permissions: { bash: { allow: ['ls*', 'rm *'] } } });
+      const result = await s.call('bash', { command: 'ls && rm -rf .' });
+      expect(result).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
+      expect(textOf(result)).toContain("dangerous removal always asks (dangerous removal of .:");
+      expect(asked[0]).toMatchObject({ dangerous: true, options: ['allow', 'deny'], reason: expect.stringContaining("(for 'rm -rf .')") });
+      expect(fs.existsSync(victim.at('keep.txt'))).toBe(true);
+    } finally {
+      await rt.close();
+      victim.cleanup();
+    }
+  });
+
+  it('a call that does not parse asks once, never offering allow-always', async () => {
+    const { rt, asked } = await approvingRuntime(['allow-always', 'deny']);
+    const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off', permissions: { bash: 'allow' } });
+    const first = await s.call('bash', { command: 'echo "unterminated' });
+    expect(asked[0]).toMatchObject({ dangerous: false, options: ['allow', 'deny'] });
+    expect(first.code).not.toBe('APPROVAL_DENIED');
+    expect(await s.call('bash', { command: 'echo "unterminated' })).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
+    expect(asked).toHaveLength(2);
+    await rt.close();
+  });
+
   it('a removal outside the write boundary is refused outright, without asking', async () => {
     const { rt, asked } = await approvingRuntime(['allow']);
     const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off', permissions: { bash: 'allow' } });

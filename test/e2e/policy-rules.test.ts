@@ -51,12 +51,29 @@ describe('bash rules', () => {
     ['both gates: host ask, session allow', { bash: { ask: ['echo *'] } }, { bash: { allow: ['echo *'] } }, 'echo hi', 'APPROVAL_DENIED', 'host rule'],
     ['shorthand deny for the tool', undefined, { bash: 'deny' }, 'echo hi', 'POLICY_DENIED', "session rule bash: 'deny'"],
     ['an allow rule does not lift a static deny (path outside)', undefined, { bash: 'allow' }, 'cat /etc/passwd', 'NOT_READABLE', '/etc/passwd'],
+    // each command's static verdict is its own default
+    ['trap with a command asks for the trap, naming it and why', undefined, undefined, "trap 'rm -f x' EXIT; echo ready", 'APPROVAL_DENIED', "trap runs a command string later, which is not checked) (for 'trap 'rm -f x' EXIT')"],
+    ['an allow rule for trap lifts its ask; echo stays allowed by default', undefined, { bash: { allow: ['trap *'] } }, "trap 'rm -f x' EXIT; echo ready", 'ran', ''],
+    ['an allow rule for an unknown command; the rest stays allowed by default', undefined, { bash: { allow: ['some-unknown-tool*'] } }, 'echo ok; some-unknown-tool --flag', 'ran', ''],
+    ['the allow rule must hold in both gates', { bash: { allow: ['trap *'] } }, { bash: { allow: ['echo *'] } }, "trap 'rm -f x' EXIT; echo ready", 'APPROVAL_DENIED', 'trap runs a command string later'],
+    ['an allow rule for the refused command does not lift its deny', undefined, { bash: { allow: ['cat *', 'echo *'] } }, 'echo ok && cat /etc/passwd', 'NOT_READABLE', "cat /etc/passwd: read of /etc/passwd refused"],
+    ['a parse failure asks under an allow shorthand', undefined, { bash: 'allow' }, 'echo "unterminated', 'APPROVAL_DENIED', 'static check asks for the whole call (the command does not parse cleanly'],
   ] as const)('%s', async (_name, host, session, command, outcome, needle) => {
     const result = await runUnder(host, session, command);
     expect(result.outcome, result.text).toBe(outcome);
     expect(result.text).toContain(needle);
     if (outcome === 'APPROVAL_DENIED') expect(result.asked).toHaveLength(1);
     else expect(result.asked).toHaveLength(0);
+  });
+});
+
+describe('bash refusal messages', () => {
+  it('name the command that decided, not a harmless neighbour', async () => {
+    const result = await runUnder(undefined, { bash: { allow: ['echo *'] } }, "echo ready; trap 'rm -f x' EXIT");
+    expect(result.outcome).toBe('APPROVAL_DENIED');
+    expect(result.text).toContain("(for 'trap 'rm -f x' EXIT')");
+    expect(result.text).not.toContain('echo ready');
+    expect(result.asked[0]?.reason).toContain("(for 'trap 'rm -f x' EXIT')");
   });
 });
 

@@ -26,3 +26,25 @@ export function reverseLists(spec: PermissionSpec): PermissionSpec {
     }),
   );
 }
+
+/**
+ * A bash subject as the broker builds it from the shell check: each command with its own static verdict (and a
+ * reason `why <command>` when it is not `allow`), the call's verdict the strictest of them.
+ */
+export function checked(verdicts: Record<string, Decision>, extra: { dangerous?: string; unchecked?: string[] } = {}): PolicySubject {
+  const commands = Object.keys(verdicts);
+  const values = Object.values(verdicts);
+  const staticVerdict: Decision = values.includes('deny') ? 'deny' : values.includes('ask') || extra.unchecked ? 'ask' : 'allow';
+  const commandVerdicts = Object.fromEntries(
+    Object.entries(verdicts).map(([text, verdict]) => [text, { verdict, reasons: verdict === 'allow' ? [] : [`why ${text}`], ...(text === extra.dangerous ? { dangerous: true } : {}) }]),
+  );
+  return {
+    tool: 'bash',
+    kind: 'bash',
+    commands,
+    staticVerdict,
+    commandVerdicts,
+    ...(extra.dangerous ? { dangerous: true } : {}),
+    ...(extra.unchecked ? { unchecked: extra.unchecked } : {}),
+  };
+}
