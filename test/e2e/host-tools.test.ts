@@ -278,4 +278,17 @@ describe('ctx services', () => {
     expect(textOf(await s.call('noop'))).toBe('ok');
     expect(audit).toContainEqual(expect.objectContaining({ sessionId: s.id, tool: 'shout', decision: 'deny' }));
   });
+
+  it('checks each ctx.fs request against the rules of the file tool it stands for, and audits it', async () => {
+    const s = await open(['shout'], { permissions: { write_file: { deny: ['notes/locked/**'] } } });
+    const refused = await s.call('shout', { path: 'notes/a.txt', out: 'notes/locked/out.txt' });
+    expect(refused).toMatchObject({ isError: true, code: 'TOOL_FAILED' });
+    expect(textOf(refused)).toContain('POLICY_DENIED');
+    expect(fs.existsSync(ws.at('notes/locked/out.txt'))).toBe(false);
+    expect(audit).toContainEqual(expect.objectContaining({ sessionId: s.id, tool: 'ctx:write_file', decision: 'deny' }));
+    expect(audit).toContainEqual(expect.objectContaining({ sessionId: s.id, tool: 'ctx:read_file', decision: 'allow' }));
+    const allowed = await s.call('shout', { path: 'notes/a.txt', out: 'notes/open.txt' });
+    expect(allowed.isError).toBeUndefined();
+    expect(fs.readFileSync(ws.at('notes/open.txt'), 'utf8')).toBe('HELLO HOST TOOLS\n');
+  });
 });
