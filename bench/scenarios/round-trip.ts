@@ -26,6 +26,9 @@ async function runRoundTrip(context: ScenarioContext): Promise<ScenarioOutcome> 
     const session = await runtime.openSession({ workspaceRoot: ws.root, tools: ['read_file', 'noop'] });
     const probe = await session.call('noop', {});
     if (probe.isError) throw new Error(`the noop host tool failed: ${JSON.stringify(probe)}`);
+    // What isolation 'process' costs: the same no-op through a child process under Node's permission model.
+    const isolated = await runtime.openSession({ workspaceRoot: ws.root, tools: ['noop'], isolation: 'process' });
+    assertOk(await isolated.call('noop', {}));
     let sequence = 0;
     const plan = context.sizes.roundTrip;
     const samples = await sampleInTurns(
@@ -34,6 +37,7 @@ async function runRoundTrip(context: ScenarioContext): Promise<ScenarioOutcome> 
         fsPromises: () => fs.promises.readFile(absolute, 'utf8'),
         readSync: async () => fs.readFileSync(absolute, 'utf8'),
         noop: async () => assertOk(await session.call('noop', {})),
+        noopIsolated: async () => assertOk(await isolated.call('noop', {})),
         ping: () => echo.ping({ id: (sequence += 1), name: 'noop', args: {} }),
       },
       plan,
@@ -48,6 +52,7 @@ async function runRoundTrip(context: ScenarioContext): Promise<ScenarioOutcome> 
         compareRow('read_file 4 KiB vs in-process fs.promises', read, fsPromises, { kind: 'max', limit: 1 }),
         infoRow('read_file 4 KiB vs raw postMessage', read, ping),
         compareRow('no-op tool vs raw postMessage', noop, ping, { kind: 'max', limit: 2 }),
+        infoRow("no-op tool, isolation 'process' vs worker", figureOf("session.call noop, isolation 'process'", 'ms', samples.noopIsolated), noop),
         infoRow('in-process readFileSync vs fs.promises', figureOf('in-process fs.readFileSync', 'ms', samples.readSync), fsPromises),
       ],
       notes: [`${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed calls per operation, one at a time, operations taking turns every ${plan.perBlock} calls`],

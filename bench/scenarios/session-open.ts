@@ -2,7 +2,7 @@ import { createRuntime, type Runtime, type Session } from '../../src/index.js';
 import { timeBareWorkerStart } from '../baselines.js';
 import { figureOf, sleep, timeOnce } from '../measure.js';
 import { summarize } from '../stats.js';
-import { compareRow } from '../targets.js';
+import { compareRow, infoRow } from '../targets.js';
 import { makeWorkspace } from '../workspace.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
 
@@ -20,6 +20,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
   const options = { workspaceRoot: ws.root, tools: ['read_file'] };
   const bare: number[] = [];
   const cold: number[] = [];
+  const isolated: number[] = [];
   const coldRuntime = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
   try {
     await timeBareWorkerStart();
@@ -29,6 +30,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
       context.progress(`bare worker / cold open, round ${round + 1}/${context.sizes.opens}`);
       bare.push(await timeBareWorkerStart());
       cold.push(await openAndClose(coldRuntime, options));
+      isolated.push(await openAndClose(coldRuntime, { ...options, isolation: 'process' }));
     }
   } finally {
     await coldRuntime.close();
@@ -52,6 +54,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
     rows: [
       compareRow('warm open (idle worker from the pool)', figureOf(`openSession, idleWorkers: ${POOL_SIZE}`, 'ms', warm), bareFigure, { kind: 'max', limit: 0.01 }),
       compareRow('cold open (no idle worker)', figureOf('openSession, idleWorkers: 0', 'ms', cold), bareFigure, { kind: 'max', limit: 1.3 }),
+      infoRow("open with isolation 'process' (what it costs)", figureOf("openSession, isolation: 'process'", 'ms', isolated), bareFigure),
     ],
     notes: [
       `${context.sizes.opens} opens per variant; each warm open waits ${settleMs} ms first so the pool has refilled`,
@@ -60,7 +63,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
   };
 }
 
-async function openAndClose(runtime: Runtime, options: { workspaceRoot: string; tools: string[] }): Promise<number> {
+async function openAndClose(runtime: Runtime, options: { workspaceRoot: string; tools: string[]; isolation?: 'worker' | 'process' }): Promise<number> {
   let session: Session | undefined;
   const elapsed = await timeOnce(async () => {
     session = await runtime.openSession(options);
