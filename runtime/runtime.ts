@@ -105,16 +105,19 @@ export class Runtime {
     this.#assertOpen();
     checkOptionKeys(options);
     let capability: Capability;
-    let token: string;
+    // Signed when first read (session.token): most hosts never read it, and signing costs a warm open a tenth of a ms.
+    let token: string | (() => string);
     if (options.token !== undefined) {
       capability = await verifyCapability(options.token, this.#key);
-      if (this.#sessions.has(capability.sid)) {
+      if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
       }
       token = options.token;
     } else {
       capability = await this.#capabilityFrom(options);
-      token = signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+      const ttl = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+      const minted = capability;
+      token = () => signCapability(minted, this.#key, ttl);
     }
     return this.#open(capability, token);
   }
@@ -177,7 +180,7 @@ export class Runtime {
     return pending;
   }
 
-  async #open(capability: Capability, token: string): Promise<Session> {
+  async #open(capability: Capability, token: string | (() => string)): Promise<Session> {
     // The slot is taken before the first await, so concurrent opens cannot all pass the same check.
     this.#reserveSlot(capability);
     let services: SessionServices | undefined;
@@ -305,8 +308,7 @@ export class Runtime {
       },
       narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers, requested),
     });
-    const token = signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS);
-    return this.#open(child, token);
+    return this.#open(child, () => signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS));
   }
 
   /** An isolated tool host process, confined by bubblewrap too unless the sandbox is off or unavailable in 'auto'. */

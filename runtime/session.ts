@@ -50,8 +50,7 @@ export class Session {
   readonly id: string;
   /** The verified capability this session runs under. */
   readonly capability: Capability;
-  /** The signed token carrying {@link capability}; can open an equal session in this runtime. */
-  readonly token: string;
+  #token: string | (() => string);
   readonly #host: SessionHost;
   readonly #broker: BrokerApi;
   #worker: Promise<ToolHostConnection> | undefined;
@@ -60,13 +59,19 @@ export class Session {
   readonly #calls: CallTracker;
 
   /** @internal created by the runtime */
-  constructor(capability: Capability, token: string, host: SessionHost, broker: BrokerApi, calls: CallTracker) {
+  constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerApi, calls: CallTracker) {
     this.#calls = calls;
     this.id = capability.sid;
     this.capability = capability;
-    this.token = token;
+    this.#token = token;
     this.#host = host;
     this.#broker = broker;
+  }
+
+  /** The signed token carrying {@link capability}; can open an equal session in a runtime with the same key. */
+  get token(): string {
+    if (typeof this.#token === 'function') this.#token = this.#token();
+    return this.#token;
   }
 
   /** The user this session acts for, if any. */

@@ -33,7 +33,9 @@ export class BoundWorker implements ToolHostConnection {
     Comlink.expose(broker, filterEndpoint(nodeEndpoint(idle.brokerPort), isBrokerRequest));
     this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(idle.hostPort));
     const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, session };
-    idle.worker.postMessage(bind);
+    // Posted after the open returns (waking the worker costs a tenth of a millisecond); calls made before it lands
+    // wait in the tool host port, which the worker starts reading only once it is bound.
+    setImmediate(() => idle.worker.postMessage(bind));
     let lastError = '';
     idle.worker.on('error', (error: Error & { code?: string }) => {
       lastError = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the worker ran out of memory' : `the worker crashed: ${error.message}`;

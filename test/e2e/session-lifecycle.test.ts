@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../src/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 let rt: Runtime;
@@ -60,6 +60,28 @@ describe('capability tokens', () => {
   ])('refuses a token %s', async (_name, mutate) => {
     const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
     await expect(rt.openSession({ token: mutate(token) })).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+  });
+
+  it('binds a token to one open session at a time, even when opened concurrently', async () => {
+    const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    const opened = await Promise.allSettled([rt.openSession({ token }), rt.openSession({ token })]);
+    expect(opened.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(opened.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'TOKEN_INVALID' } });
+    const open = opened.find((o): o is PromiseFulfilledResult<Session> => o.status === 'fulfilled')!.value;
+    await open.close();
+    const again = await rt.openSession({ token });
+    expect(again.token).toBe(token);
+    await again.close();
+  });
+
+  it("signs a session's own token on demand, and it opens an equal session once the first is closed", async () => {
+    const first = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file'] });
+    const token = first.token;
+    await expect(rt.openSession({ token })).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    await first.close();
+    const second = await rt.openSession({ token });
+    expect(second.capability).toEqual(first.capability);
+    await second.close();
   });
 
   it('refuses a token from another runtime', async () => {
