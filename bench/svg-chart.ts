@@ -1,9 +1,12 @@
 import { formatMet, formatRatio, formatValue } from './format.js';
 import type { Figure, Row, ScenarioResult } from './types.js';
 
-const WIDTH = 960;
-const LABEL_WIDTH = 330;
-const BAR_AREA = 430;
+const MIN_WIDTH = 1000;
+const LABEL_WIDTH = 400;
+const LABEL_CHARS = 60;
+const BAR_AREA = 420;
+// Approximate advance of a 15px semibold sans-serif character, to size the chart to its title.
+const TITLE_CHAR_WIDTH = 8.6;
 const BAR_HEIGHT = 13;
 const BAR_GAP = 3;
 const PANEL_HEADER = 22;
@@ -34,11 +37,13 @@ export function renderScenarioSvg(result: ScenarioResult): string {
     y += 30;
   }
   const height = y + 10;
+  const title = `Scenario ${result.id}: ${result.title}`;
+  const width = Math.max(MIN_WIDTH, Math.ceil(title.length * TITLE_CHAR_WIDTH) + 32);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     '<style>.title{font-size:15px;font-weight:600}.head{font-weight:600}.note{fill:#555}.met{fill:#15803d;font-weight:600}.missed{fill:#b91c1c;font-weight:600}.value{fill:#222}</style>',
-    `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
-    `<text x="16" y="24" class="title">${escapeXml(`Scenario ${result.id}: ${result.title}`)}</text>`,
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    `<text x="16" y="24" class="title">${escapeXml(title)}</text>`,
     renderLegend(),
     ...panels,
     '</svg>',
@@ -61,15 +66,17 @@ function barsOfFigure(figure: Figure, p50Color: string, p99Color: string): Bar[]
 
 function renderPanel(row: Row, bars: Bar[], top: number): string {
   const scale = Math.max(...bars.map((bar) => (Number.isFinite(bar.value) ? bar.value : 0)), Number.MIN_VALUE);
-  const verdict = row.target ? `  target ${row.target.text}: ` : '';
-  const parts = [
-    `<text x="16" y="${top + 14}" class="head">${escapeXml(row.name)}<tspan class="note">${escapeXml(row.ratio === undefined ? '' : `  ratio ${formatRatio(row.ratio)}`)}${escapeXml(verdict)}</tspan>${row.target ? `<tspan class="${row.target.met ? 'met' : 'missed'}">${formatMet(row.target)}</tspan>` : ''}</text>`,
-  ];
+  // SVG collapses leading spaces in text, so the parts of a panel title are set apart with dx.
+  const ratio = row.ratio === undefined ? '' : `<tspan dx="12" class="note">${escapeXml(`ratio ${formatRatio(row.ratio)}`)}</tspan>`;
+  const target = row.target
+    ? `<tspan dx="12" class="note">${escapeXml(`target ${row.target.text}:`)}</tspan><tspan dx="6" class="${row.target.met ? 'met' : 'missed'}">${formatMet(row.target)}</tspan>`
+    : '';
+  const parts = [`<text x="16" y="${top + 14}" class="head">${escapeXml(row.name)}${ratio}${target}</text>`];
   bars.forEach((bar, index) => {
     const y = top + PANEL_HEADER + index * (BAR_HEIGHT + BAR_GAP);
     const width = Number.isFinite(bar.value) ? Math.max(1, (bar.value / scale) * BAR_AREA) : 0;
     parts.push(
-      `<text x="${LABEL_WIDTH - 8}" y="${y + BAR_HEIGHT - 2}" text-anchor="end" class="note">${escapeXml(truncate(bar.label, 52))}</text>`,
+      `<text x="${LABEL_WIDTH - 8}" y="${y + BAR_HEIGHT - 2}" text-anchor="end" class="note">${escapeXml(truncate(bar.label, LABEL_CHARS))}</text>`,
       `<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" fill="${bar.color}"/>`,
       `<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + BAR_HEIGHT - 2}" class="value">${escapeXml(formatValue(bar.value, row.figure.unit))}</text>`,
     );
