@@ -93,12 +93,12 @@ async function fsOperation(services: BrokerServices, grep: (args: GrepArgs) => P
     case 'readFile':
       return readExistingTextFile(paths, path());
     case 'writeFile':
-      return writeTextFile(paths, quota, path(), text('content'));
+      return await writeTextFile(paths, quota, path(), text('content'));
     case 'editFile': {
       const file = readExistingTextFile(paths, path());
       if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path()} is a binary file; editFile edits text`);
       const edited = applyEdit(file.text, text('old_string'), text('new_string'), args['replace_all'] === true, path());
-      writeTextFile(paths, quota, path(), edited.content);
+      await writeTextFile(paths, quota, path(), edited.content);
       return { replacements: edited.replacements };
     }
     case 'list':

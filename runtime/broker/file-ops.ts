@@ -42,14 +42,14 @@ export function readExistingTextFile(paths: SessionPaths, input: string): Broker
 }
 
 /** Writes a file atomically, creating missing parent directories inside the boundary. */
-export function writeTextFile(paths: SessionPaths, quota: WriteQuota, input: string, content: string): { path: string; bytes: number; created: boolean } {
+export async function writeTextFile(paths: SessionPaths, quota: WriteQuota, input: string, content: string): Promise<{ path: string; bytes: number; created: boolean }> {
   const checked = paths.writable(input);
   const existing = fs.lstatSync(checked, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; write_file writes files`);
   const bytes = Buffer.byteLength(content, 'utf8');
   quota.check(bytes, input);
   ensureParent(paths, checked);
-  writeFileAtomic(checked, content, paths.isWritableReal);
+  await writeFileAtomic(checked, content, paths.isWritableReal);
   quota.charge(bytes, input);
   return { path: paths.display(checked), bytes, created: existing === undefined };
 }
@@ -83,17 +83,17 @@ export function statPath(paths: SessionPaths, input: string): { path: string; ki
  * Applies a multi-file change all-or-nothing: every path is checked for writing before anything changes, and a
  * failure half-way restores what was already changed.
  */
-export function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): { written: string[]; deleted: string[] } {
+export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): Promise<{ written: string[]; deleted: string[] }> {
   const checked = steps.map((step) => ({ step, target: paths.writable(step.path) }));
   const bytes = checked.reduce((sum, { step }) => sum + (step.kind === 'write' ? Buffer.byteLength(step.content ?? '', 'utf8') : 0), 0);
   quota.check(bytes, steps.map((s) => s.path).join(', '));
-  const undo: (() => void)[] = [];
+  const undo: (() => Promise<void> | void)[] = [];
   try {
     for (const { step, target } of checked) {
       const previous = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
       if (step.kind === 'write') {
         ensureParent(paths, target);
-        writeFileAtomic(target, step.content ?? '', paths.isWritableReal);
+        await writeFileAtomic(target, step.content ?? '', paths.isWritableReal);
       } else {
         if (previous === undefined) throw new ToolwardenError('NOT_FOUND', `${step.path} does not exist, so it cannot be deleted`);
         removeVerified(target, paths.isWritableReal);
@@ -103,7 +103,7 @@ export function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: re
   } catch (error) {
     for (const restore of undo.reverse()) {
       try {
-        restore();
+        await restore();
       } catch {
         // Best effort: keep restoring the rest; the original error is what the caller needs.
       }

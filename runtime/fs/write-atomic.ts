@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fchownSync, fsync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
@@ -8,6 +9,8 @@ import { toFsError } from './fs-error.js';
 import type { IsAllowed } from './open-verified.js';
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+// fsync runs on libuv's thread pool: on a busy disk it can take tens of milliseconds, which must not block the broker.
+const fsyncAsync = promisify(fsync);
 
 /**
  * Replaces (or creates) a file atomically: a temp file with a random name is created in the same directory
@@ -17,9 +20,10 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * in after the check, since a checked path never ends in one) is refused with SYMLINK_LOOP rather than replaced;
  * a rename never writes through a link either way. The temp file is removed on failure.
  * Throws CONFLICT for a directory or special file at the target, BLOCKED_PATH when the directory was swapped,
- * OUTSIDE_WORKSPACE when `isAllowed` refuses the real target.
+ * OUTSIDE_WORKSPACE when `isAllowed` refuses the real target. Only the two fsyncs are asynchronous: the checks and
+ * the rename that follows them run with no await in between.
  */
-export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array, isAllowed: IsAllowed): void {
+export async function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array, isAllowed: IsAllowed): Promise<void> {
   const dir = path.dirname(checked);
   const existing = statExistingFile(checked);
   checkAllowed(checked, isAllowed);
@@ -38,7 +42,7 @@ export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array,
       }
       if (existing) keepOwnership(fd, existing);
       writeFileSync(fd, data);
-      fsyncSync(fd);
+      await fsyncAsync(fd);
     } finally {
       closeSync(fd);
     }
@@ -50,7 +54,7 @@ export function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array,
     removeQuietly(temp);
     throw toFsError(error, 'write', checked);
   }
-  syncDirectory(dir);
+  await syncDirectory(dir);
 }
 
 function checkAllowed(checked: string, isAllowed: IsAllowed): void {
@@ -87,12 +91,12 @@ function removeQuietly(p: string): void {
 }
 
 // Makes the rename durable; directories cannot be fsynced on Windows, where NTFS journals the rename itself.
-function syncDirectory(dir: string): void {
+async function syncDirectory(dir: string): Promise<void> {
   if (process.platform === 'win32') return;
   try {
     const fd = openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
     try {
-      fsyncSync(fd);
+      await fsyncAsync(fd);
     } finally {
       closeSync(fd);
     }

@@ -28,9 +28,9 @@ afterEach(() => removeTempTree(base));
 
 const forWrite = (p: string) => resolveForWrite(p, scope, path.posix, fs);
 const forRead = (p: string) => resolveReadablePath(p, scope, path.posix, fs);
-const codeOf = (call: () => unknown) => {
+const codeOf = async (call: () => unknown): Promise<string> => {
   try {
-    call();
+    await call();
     return 'ok';
   } catch (error) {
     if (error instanceof ToolwardenError) return error.code;
@@ -60,31 +60,31 @@ describe('the race: a path changed between check and use', () => {
     ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope))],
   ];
 
-  it.each(operations)('%s refuses a file swapped for a symlink', (_name, operate) => {
+  it.each(operations)('%s refuses a file swapped for a symlink', async (_name, operate) => {
     const checked = forWrite('f.txt');
     swapFileForLink(checked);
-    expect(codeOf(() => operate(checked))).toBe('SYMLINK_LOOP');
+    expect(await codeOf(() => operate(checked))).toBe('SYMLINK_LOOP');
     expect(readFileSync(path.join(base, 'outside/secret.txt'), 'utf8')).toBe('secret');
   });
 
-  it.each(operations)('%s refuses a parent directory swapped for a symlink', (name, operate) => {
+  it.each(operations)('%s refuses a parent directory swapped for a symlink', async (name, operate) => {
     const checked = forWrite('d/f.txt');
     swapDirForLink('d', 'd');
-    const code = codeOf(() => operate(checked));
+    const code = await codeOf(() => operate(checked));
     expect(code).toBe(name.includes('read') && !name.includes('write') ? 'NOT_READABLE' : 'OUTSIDE_WORKSPACE');
     expect(readFileSync(path.join(base, 'outside/d/f.txt'), 'utf8')).toBe('outside d');
     expect(readdirSync(path.join(base, 'outside/d'))).toEqual(['f.txt']);
   });
 
-  it.each(operations)('%s works when nothing was swapped (near miss)', (_name, operate) => {
+  it.each(operations)('%s works when nothing was swapped (near miss)', async (_name, operate) => {
     const checked = forWrite('d/f.txt');
-    expect(codeOf(() => operate(checked))).toBe('ok');
+    expect(await codeOf(() => operate(checked))).toBe('ok');
   });
 
-  it('mkdirVerified refuses when an existing parent was swapped for a link', () => {
+  it('mkdirVerified refuses when an existing parent was swapped for a link', async () => {
     const checked = forWrite('p/q/new/deeper');
     swapDirForLink('p', '.');
-    expect(codeOf(() => mkdirVerified(checked, createWriteCheck(scope)))).toBe('BLOCKED_PATH');
+    expect(await codeOf(() => mkdirVerified(checked, createWriteCheck(scope)))).toBe('BLOCKED_PATH');
     expect(existsSync(path.join(base, 'outside/q/new'))).toBe(false);
   });
 });
@@ -102,97 +102,97 @@ describe('the race injected from inside isAllowed (between the checks and the pa
     };
   }
 
-  it('writeFileAtomic refuses, writes nothing outside and removes its temp file', () => {
+  it('writeFileAtomic refuses, writes nothing outside and removes its temp file', async () => {
     const checked = forWrite('d/f.txt');
-    expect(codeOf(() => writeFileAtomic(checked, 'pwned', swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
+    expect(await codeOf(() => writeFileAtomic(checked, 'pwned', swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
     expect(readdirSync(path.join(base, 'outside/d'))).toEqual(['f.txt']);
     expect(readFileSync(path.join(base, 'outside/d/f.txt'), 'utf8')).toBe('outside d');
   });
 
-  it('removeVerified refuses and deletes nothing outside', () => {
+  it('removeVerified refuses and deletes nothing outside', async () => {
     const checked = forWrite('d/f.txt');
-    expect(codeOf(() => removeVerified(checked, swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
+    expect(await codeOf(() => removeVerified(checked, swappingCheck('d', 'd')))).toBe('BLOCKED_PATH');
     expect(existsSync(path.join(base, 'outside/d/f.txt'))).toBe(true);
   });
 
-  it('mkdirVerified refuses the created directory that landed outside', () => {
+  it('mkdirVerified refuses the created directory that landed outside', async () => {
     const checked = forWrite('p/q/n1/n2');
     mkdirSync(path.join(base, 'outside/q/n1'));
-    expect(codeOf(() => mkdirVerified(checked, swappingCheck('p', '.')))).toBe('BLOCKED_PATH');
+    expect(await codeOf(() => mkdirVerified(checked, swappingCheck('p', '.')))).toBe('BLOCKED_PATH');
     expect(readdirSync(path.join(base, 'outside/q/n1'))).toEqual([]);
   });
 });
 
 describe('openVerified and readFileVerified', () => {
-  it('reads a checked file', () => {
+  it('reads a checked file', async () => {
     expect(readFileVerified(forRead('f.txt'), createReadCheck(scope)).toString()).toBe('inside');
   });
 
   it.each([
     ['a missing file', 'nope.txt', 'NOT_FOUND'],
     ['a directory', 'd', 'CONFLICT'],
-  ])('refuses %s', (_name, input, expected) => {
-    expect(codeOf(() => readFileVerified(forRead(input), createReadCheck(scope)))).toBe(expected);
+  ])('refuses %s', async (_name, input, expected) => {
+    expect(await codeOf(() => readFileVerified(forRead(input), createReadCheck(scope)))).toBe(expected);
   });
 
-  it('refuses a FIFO without blocking', () => {
+  it('refuses a FIFO without blocking', async () => {
     execFileSync('mkfifo', [path.join(base, 'ws/pipe')]);
-    expect(codeOf(() => openVerified(forRead('pipe'), 'read', createReadCheck(scope)))).toBe('UNSUPPORTED_FILE');
+    expect(await codeOf(() => openVerified(forRead('pipe'), 'read', createReadCheck(scope)))).toBe('UNSUPPORTED_FILE');
   });
 
-  it('refuses when isAllowed says no, and names the real path', () => {
+  it('refuses when isAllowed says no, and names the real path', async () => {
     expect(() => openVerified(forRead('f.txt'), 'read', () => false)).toThrow(/f\.txt reached .*f\.txt when opened/);
   });
 });
 
 describe('writeFileAtomic', () => {
-  it('creates a new file and leaves no temp file', () => {
-    writeFileAtomic(forWrite('d/new.txt'), 'hello', createWriteCheck(scope));
+  it('creates a new file and leaves no temp file', async () => {
+    await writeFileAtomic(forWrite('d/new.txt'), 'hello', createWriteCheck(scope));
     expect(readFileSync(path.join(base, 'ws/d/new.txt'), 'utf8')).toBe('hello');
     expect(readdirSync(path.join(base, 'ws/d')).sort()).toEqual(['f.txt', 'new.txt']);
   });
 
-  it('replaces a file and keeps its mode', () => {
+  it('replaces a file and keeps its mode', async () => {
     chmodSync(path.join(base, 'ws/f.txt'), 0o640);
-    writeFileAtomic(forWrite('f.txt'), new Uint8Array([104, 105]), createWriteCheck(scope));
+    await writeFileAtomic(forWrite('f.txt'), new Uint8Array([104, 105]), createWriteCheck(scope));
     expect(readFileSync(path.join(base, 'ws/f.txt'), 'utf8')).toBe('hi');
     expect(statSync(path.join(base, 'ws/f.txt')).mode & 0o777).toBe(0o640);
   });
 
-  it('removes its temp file when the check before the rename fails', () => {
+  it('removes its temp file when the check before the rename fails', async () => {
     let calls = 0;
     const flaky = () => (calls += 1) === 1;
-    expect(codeOf(() => writeFileAtomic(forWrite('d/f.txt'), 'new', flaky))).toBe('OUTSIDE_WORKSPACE');
+    expect(await codeOf(() => writeFileAtomic(forWrite('d/f.txt'), 'new', flaky))).toBe('OUTSIDE_WORKSPACE');
     expect(readdirSync(path.join(base, 'ws/d'))).toEqual(['f.txt']);
     expect(readFileSync(path.join(base, 'ws/d/f.txt'), 'utf8')).toBe('inside d');
   });
 
-  it('refuses a directory at the target', () => {
-    expect(codeOf(() => writeFileAtomic(forWrite('d'), 'x', createWriteCheck(scope)))).toBe('CONFLICT');
+  it('refuses a directory at the target', async () => {
+    expect(await codeOf(() => writeFileAtomic(forWrite('d'), 'x', createWriteCheck(scope)))).toBe('CONFLICT');
   });
 
-  it('refuses when the parent does not exist', () => {
-    expect(codeOf(() => writeFileAtomic(forWrite('missing/x.txt'), 'x', createWriteCheck(scope)))).toBe('NOT_FOUND');
+  it('refuses when the parent does not exist', async () => {
+    expect(await codeOf(() => writeFileAtomic(forWrite('missing/x.txt'), 'x', createWriteCheck(scope)))).toBe('NOT_FOUND');
   });
 });
 
 describe('mkdirVerified', () => {
-  it('creates missing parents one by one', () => {
+  it('creates missing parents one by one', async () => {
     mkdirVerified(forWrite('a/b/c'), createWriteCheck(scope));
     expect(statSync(path.join(base, 'ws/a/b/c')).isDirectory()).toBe(true);
   });
 
-  it('accepts an existing directory', () => {
-    expect(codeOf(() => mkdirVerified(forWrite('d'), createWriteCheck(scope)))).toBe('ok');
+  it('accepts an existing directory', async () => {
+    expect(await codeOf(() => mkdirVerified(forWrite('d'), createWriteCheck(scope)))).toBe('ok');
   });
 
-  it('refuses a file in the way', () => {
-    expect(codeOf(() => mkdirVerified(forWrite('f.txt/sub'), createWriteCheck(scope)))).toBe('CONFLICT');
+  it('refuses a file in the way', async () => {
+    expect(await codeOf(() => mkdirVerified(forWrite('f.txt/sub'), createWriteCheck(scope)))).toBe('CONFLICT');
   });
 
-  it('stops at the first created directory isAllowed refuses', () => {
+  it('stops at the first created directory isAllowed refuses', async () => {
     const refuseY = (p: string) => !p.endsWith('/y');
-    expect(codeOf(() => mkdirVerified(forWrite('x/y/z'), refuseY))).toBe('OUTSIDE_WORKSPACE');
+    expect(await codeOf(() => mkdirVerified(forWrite('x/y/z'), refuseY))).toBe('OUTSIDE_WORKSPACE');
     expect(existsSync(path.join(base, 'ws/x/y'))).toBe(true);
     expect(existsSync(path.join(base, 'ws/x/y/z'))).toBe(false);
   });
@@ -203,13 +203,13 @@ describe('removeVerified', () => {
     ['a file', 'f.txt', 'ok'],
     ['a missing file', 'nope', 'NOT_FOUND'],
     ['a directory', 'd', 'CONFLICT'],
-  ])('%s', (_name, input, expected) => {
-    expect(codeOf(() => removeVerified(forWrite(input), createWriteCheck(scope)))).toBe(expected);
+  ])('%s', async (_name, input, expected) => {
+    expect(await codeOf(() => removeVerified(forWrite(input), createWriteCheck(scope)))).toBe(expected);
   });
 });
 
 describe('createNodeGuardFs and the scope checks', () => {
-  it('reports missing entries, entries under a file and links', () => {
+  it('reports missing entries, entries under a file and links', async () => {
     mkdirSync(path.join(base, 'ws/e'));
     symlinkSync('f.txt', path.join(base, 'ws/link'));
     writeFileSync(path.join(base, 'ws/e/g'), '');
