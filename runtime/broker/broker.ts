@@ -94,12 +94,12 @@ function walkScope(paths: SessionPaths): { roots: string[] } {
 }
 
 /** A string argument from the worker, or INVALID_ARGS naming it. */
-export function requireString(value: unknown, name: string): string {
+function requireString(value: unknown, name: string): string {
   if (typeof value !== 'string') throw new ToolwardenError('INVALID_ARGS', `${name} must be a string`);
   return value;
 }
 
 /** An optional string argument from the worker. */
-export function optionalString(value: unknown, name: string): string | undefined {
+function optionalString(value: unknown, name: string): string | undefined {
   return value === undefined || value === null ? undefined : requireString(value, name);
 }
