@@ -4,6 +4,7 @@ import type { TenantsOption } from '../src/tenants/index.js';
 import type { SandboxMode } from '../src/capability/capability.js';
 import type { AuditOption } from './audit/index.js';
 import type { Approver } from './policy/policy-gate.js';
+import { ToolwardenError } from '../src/errors.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -33,4 +34,28 @@ export interface RuntimeOptions {
   mcpServers?: McpServersOption;
   /** What each user may ever have (MCP entries, tools, secrets, quotas). */
   tenants?: TenantsOption;
+}
+
+const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'key', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
+  'permissions', 'approve', 'audit', 'mcpServers', 'tenants',
+] satisfies (keyof RuntimeOptions)[]);
+
+/** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */
+export function checkRuntimeOptions(options: RuntimeOptions): void {
+  if (typeof options !== 'object' || options === null) throw new ToolwardenError('INVALID_OPTIONS', 'createRuntime takes an options object');
+  for (const key of Object.keys(options)) {
+    if (!RUNTIME_OPTION_KEYS.has(key)) throw new ToolwardenError('INVALID_OPTIONS', `unknown createRuntime option '${key}'`);
+  }
+  for (const key of ['idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'moduleLoadTimeoutMs'] as const) {
+    const value = options[key];
+    const min = key === 'idleWorkers' ? 0 : 1;
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new ToolwardenError('INVALID_OPTIONS', `${key} must be an integer >= ${min}, got ${String(value)}`);
+    }
+  }
+  if (options.sandbox !== undefined && !['auto', 'required', 'off'].includes(options.sandbox)) {
+    throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(options.sandbox)}'`);
+  }
+  if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
 }

@@ -26,7 +26,7 @@ import { WalkPool } from './walk/index.js';
 import { Session, type Admission, type SessionHost } from './session.js';
 import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
-import type { RuntimeOptions } from './runtime-options.js';
+import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
 import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
@@ -58,6 +58,7 @@ export class Runtime {
 
   /** @internal use {@link createRuntime} */
   constructor(options: RuntimeOptions) {
+    checkRuntimeOptions(options);
     this.#options = options;
     this.#key = normalizeKey(options.key);
     const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);

@@ -41,6 +41,18 @@ describe('closed by default', () => {
   });
 });
 
+describe('runtime options', () => {
+  it.each([
+    ['a misspelled option', { toolModule: ['x.mjs'] }, "'toolModule'"],
+    ['a negative pool size', { idleWorkers: -1 }, 'idleWorkers'],
+    ['an unknown sandbox mode', { sandbox: 'strict' }, 'sandbox'],
+    ['a non-function approver', { approve: 'yes' }, 'approve'],
+    ['a short key', { key: 'short' }, 'key'],
+  ])('createRuntime refuses %s with INVALID_OPTIONS naming it', async (_name, options, named) => {
+    await expect(createRuntime(options as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining(named) });
+  });
+});
+
 describe('capability tokens', () => {
   it('opens a session from a minted token with the same capability', async () => {
     const token = await rt.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
