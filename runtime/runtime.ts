@@ -285,7 +285,10 @@ export class Runtime {
     try {
       if (isBuiltinTool(name)) validateBuiltinArgs(name, args);
       // No rule mentions this tool: the built-in default allows it, and the broker's guard refuses what it must.
-      if (!this.#services.gate.hasRulesFor(services.gateSession, name)) return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args)) };
+      // apply_patch is the exception: every path it would write is checked here, before the worker reads any.
+      if (name !== 'apply_patch' && !this.#services.gate.hasRulesFor(services.gateSession, name)) {
+        return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args)) };
+      }
       const subject = describeCall(services.paths, name, args);
       const outcome = await this.#services.gate.enforce(services.gateSession, subject, args);
       return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args)) };

@@ -43,7 +43,7 @@ export interface BrokerApi {
   readFile(path: string): Promise<BrokerReply<BrokeredFile | undefined>>;
   readFileStrict(path: string): Promise<BrokerReply<BrokeredFile>>;
   writeFile(path: string, content: string): Promise<BrokerReply<{ path: string; bytes: number; created: boolean }>>;
-  listDir(path: string | undefined): Promise<BrokerReply<{ path: string; entries: DirEntry[] }>>;
+  listDir(path: string | undefined): Promise<BrokerReply<{ path: string; entries: DirEntry[]; truncated: boolean }>>;
   glob(pattern: string, path: string | undefined): Promise<BrokerReply<{ paths: string[]; truncated: boolean }>>;
   grep(request: GrepArgs): Promise<BrokerReply<{ matches: { path: string; line: number; text: string }[]; truncated: boolean; filesScanned: number }>>;
   applyChanges(steps: ChangeStep[]): Promise<BrokerReply<{ written: string[]; deleted: string[] }>>;

@@ -39,10 +39,7 @@ export function createBroker(services: BrokerServices): BrokerApi {
     readFile: (path) => during(READERS, 'readFile', () => readTextFile(paths, requireString(path, 'path'))),
     readFileStrict: (path) => during(READERS, 'readFileStrict', () => readExistingTextFile(paths, requireString(path, 'path'))),
     writeFile: (path, content) => during(WRITERS, 'writeFile', () => writeTextFile(paths, quota, requireString(path, 'path'), requireString(content, 'content'))),
-    listDir: (path) => during(['list_dir'], 'listDir', () => {
-      const listing = listDirectory(paths, optionalString(path, 'path'), limits.maxResults);
-      return { path: listing.path, entries: listing.entries };
-    }),
+    listDir: (path) => during(['list_dir'], 'listDir', () => listDirectory(paths, optionalString(path, 'path'), limits.maxResults)),
     glob: (pattern, path) => during(['glob'], 'glob', () => {
       const root = paths.readable(optionalString(path, 'path') ?? '.');
       return walk.glob({ root, pattern: requireString(pattern, 'pattern'), maxResults: limits.maxResults, scope: walkScope(paths) }, limits.toolTimeoutMs);

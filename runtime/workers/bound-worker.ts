@@ -52,7 +52,7 @@ export class BoundWorker implements ToolHostConnection {
 
   /** Runs a tool call; a timeout terminates the worker, a crash ends every pending call with WORKER_CRASHED. */
   async call(name: string, args: Record<string, unknown>, timeoutMs: number, prefetched?: Prefetched): Promise<ToolResult> {
-    if (this.#ended) return endedResult(this.#ended, name, timeoutMs);
+    if (this.#ended) return endedResult(this.#ended, name, timeoutMs, this.#idle.output);
     let settleEnd!: (end: WorkerEnd) => void;
     const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
     this.#pending.add(settleEnd);
@@ -61,12 +61,12 @@ export class BoundWorker implements ToolHostConnection {
     }, timeoutMs);
     try {
       const outcome = await Promise.race([this.#host.callTool(name, args, prefetched), ended]);
-      if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs);
+      if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs, this.#idle.output);
       return outcome;
     } catch (error) {
       // The port closed under the call: the worker is gone.
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
-      return endedResult(end, name, timeoutMs);
+      return endedResult(end, name, timeoutMs, this.#idle.output);
     } finally {
       clearTimeout(timer);
       this.#pending.delete(settleEnd);
@@ -115,13 +115,16 @@ function isWorkerEnd(value: unknown): value is WorkerEnd {
   return typeof value === 'object' && value !== null && 'reason' in value && 'detail' in value && !('content' in value);
 }
 
-function endedResult(end: WorkerEnd, name: string, timeoutMs: number): ToolResult {
+function endedResult(end: WorkerEnd, name: string, timeoutMs: number, output: readonly string[] = []): ToolResult {
   switch (end.reason) {
     case 'timeout':
       return errorResult('TIMEOUT', `${name} did not finish within toolTimeoutMs=${timeoutMs}; its worker was replaced and the session stays usable`);
     case 'closed':
       return errorResult('SESSION_CLOSED', `${name} was cut short: ${end.detail}`);
     case 'crashed':
-      return errorResult('WORKER_CRASHED', `${name} failed because ${end.detail}; the worker was replaced and the session stays usable`);
+      return errorResult(
+        'WORKER_CRASHED',
+        `${name} failed because ${end.detail}; the worker was replaced and the session stays usable${output.length > 0 ? `. The worker's last output:\n${output.slice(-5).join('\n')}` : ''}`,
+      );
   }
 }

@@ -115,7 +115,9 @@ describe('results and failures', () => {
 
   it('reports a tool that exits its worker as WORKER_CRASHED, and the next call works', async () => {
     const s = await open(['crash', 'noop']);
-    expect(await s.call('crash')).toMatchObject({ isError: true, code: 'WORKER_CRASHED' });
+    const crashed = await s.call('crash');
+    expect(crashed).toMatchObject({ isError: true, code: 'WORKER_CRASHED' });
+    expect(textOf(crashed)).toContain('crash tool: exiting on purpose');
     expect(textOf(await s.call('noop'))).toBe('ok');
   });
 

@@ -57,8 +57,9 @@ export async function listDirTool(args: BuiltinArgs<'list_dir'>, ctx: FileToolCo
   const listing = await unwrap(ctx.broker.listDir(args.path));
   const suffix = { dir: '/', symlink: '@', file: '', other: '' } as const;
   const lines = listing.entries.map((entry) => `${entry.name}${suffix[entry.kind]}`);
-  const text = lines.length > 0 ? lines.join('\n') : `(${args.path ?? '.'} is empty)`;
-  return okResult(text, { path: listing.path, entries: listing.entries });
+  const note = listing.truncated ? `\n[truncated: only the first ${listing.entries.length} entries are shown; list a subdirectory or use glob]` : '';
+  const text = lines.length > 0 ? lines.join('\n') + note : `(${args.path ?? '.'} is empty)`;
+  return okResult(text, { path: listing.path, entries: listing.entries, truncated: listing.truncated });
 }
 
 /** glob: matching paths, relative to the searched directory. */
