@@ -51,7 +51,12 @@ const DEFAULT_FETCH_MAX_BYTES = 1_000_000;
 export async function createSessionServices(runtime: RuntimeServices, capability: Capability): Promise<SessionServices> {
   const paths = new SessionPaths(capability);
   const charset = resolveShellCharset(capability.shellEncoding === undefined ? {} : { shellEncoding: capability.shellEncoding }, runtime.charsetProbe);
-  const env = buildChildEnv(process.env, Array.isArray(capability.env) ? [...capability.env] : { ...(capability.env as Record<string, string>) });
+  const allowEnv = Array.isArray(capability.env) ? [...capability.env] : { ...(capability.env as Record<string, string>) };
+  // Checked now (a bad pattern fails the open); built from the host's variables when a command first needs them,
+  // since reading the whole of process.env costs a warm open a tenth of a millisecond.
+  buildChildEnv({}, allowEnv);
+  let builtEnv: Record<string, string> | undefined;
+  const env = (): Record<string, string> => (builtEnv ??= buildChildEnv(process.env, allowEnv));
   const sandbox = await runtime.sandboxFor(capability.sandbox);
   const gateSession: GateSession = { id: capability.sid, user: capability.user, permissions: capability.permissions, memory: new ApprovalMemory() };
   const log = (tool: string, args: unknown, result: string): void => {

@@ -23,7 +23,8 @@ export interface BashServiceOptions {
   sandboxWarning: string | undefined;
   encoding: string;
   shell: ShellSpec;
-  env: Record<string, string>;
+  /** The children's environment, built on first use. */
+  env: () => Record<string, string>;
   warn(message: string): void;
 }
 
@@ -78,7 +79,7 @@ export class BashService {
         const outcome = await execCommand({
           command: request.command,
           cwd,
-          env: this.#options.env,
+          env: this.#options.env(),
           timeoutMs,
           maxOutputChars: limits.maxProcessOutputChars,
           encoding: this.#options.encoding,
@@ -122,7 +123,7 @@ export class BashService {
     const { paths, gate, gateSession, sandbox, env } = this.#options;
     const cwd = paths.workingDirectory(cwdInput ?? '.');
     if (!fs.existsSync(cwd)) throw new ToolwardenError('NOT_FOUND', `cwd ${cwdInput} does not exist`);
-    const check = await checkCommand(paths, command, cwd, env['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
+    const check = await checkCommand(paths, command, cwd, env()['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
     if (check.verdict === 'deny') {
       const at = check.decidingPath ? ` (path '${check.decidingPath}')` : '';
       const details = { rule: 'static check', ...(check.decidingPath ? { path: check.decidingPath } : {}) };
@@ -160,7 +161,7 @@ export class BashService {
       stopGraceMs: limits.processStopGraceMs,
       encoding: this.#options.encoding,
       shell: this.#options.shell,
-      env: this.#options.env,
+      env: this.#options.env(),
       wrap: this.#wrap,
     });
     return this.#registry;
