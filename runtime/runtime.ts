@@ -250,6 +250,9 @@ export class Runtime {
       const record = this.#sessions.get(session.id);
       this.#sessions.delete(session.id);
       await record?.services.bash.close();
+      const user = session.user;
+      const stillOpen = user !== undefined && [...this.#sessions.values()].some((other) => other.session.user === user);
+      if (user !== undefined && !stillOpen && !this.#closed) await this.#services.mcp?.releaseUser(user);
     },
   };
 

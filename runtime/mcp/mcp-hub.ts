@@ -99,6 +99,18 @@ export class McpHub {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Closes the user's own connections (per-user servers), e.g. when their last session has closed: a long-running
+   * multi-tenant runtime must not keep a server process for every user it has ever seen. The next use reconnects,
+   * with the user's secrets as they are then.
+   */
+  async releaseUser(user: string): Promise<void> {
+    const suffix = `\u0000${user}`;
+    const mine = [...this.#connections].filter(([key]) => key.endsWith(suffix));
+    for (const [key] of mine) this.#connections.delete(key);
+    await Promise.all(mine.map(([, connection]) => connection.close()));
+  }
+
   /** Closes every connection; stdio children are ended (stdin closed, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.#closed = true;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
       alice: { mcpServers: ['t:echo', 'u'], secrets: { token: 'alice-token' } },
       bob: { mcpServers: ['t', 'u'], secrets: { token: 'bob-token' }, maxSessions: 1 },
       carol: { mcpServers: ['t:list_*'] },
+      dave: { mcpServers: ['u'], secrets: { token: 'dave-token' } },
     },
   });
 });
@@ -93,6 +94,15 @@ describe('allowlists', () => {
   });
 });
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('tenants', () => {
   it('gives a user with no explicit list their allowance', async () => {
     const s = await open({ user: 'alice' });
@@ -140,6 +150,20 @@ describe('tenants', () => {
     // The host's environment does not reach the server either.
     expect(textOf(await alice.call('mcp__u__whoami', { name: 'PWD' }))).toBe('(unset)');
     await bob.close();
+  });
+
+  it("ends a user's own server process when their last session closes, and starts it again on next use", async () => {
+    const first = await open({ user: 'dave' });
+    const second = await open({ user: 'dave' });
+    const pid = Number(textOf(await first.call('mcp__u__pid', {})));
+    await first.close();
+    expect(textOf(await second.call('mcp__u__pid', {}))).toBe(String(pid));
+    await second.close();
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5_000, interval: 50 });
+    const third = await open({ user: 'dave' });
+    const next = Number(textOf(await third.call('mcp__u__pid', {})));
+    expect(next).not.toBe(pid);
+    expect(textOf(await third.call('mcp__u__whoami', {}))).toBe('dave-token');
   });
 
   it("refuses a user's session beyond their maxSessions, and frees the slot on close", async () => {
