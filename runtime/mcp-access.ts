@@ -22,6 +22,11 @@ export class McpAccess {
     this.#timeoutMs = capability.limits.toolTimeoutMs;
   }
 
+  /** Whether this session may use some tool of the server, as `user` (per-user servers are per user). */
+  uses(serverId: string, user: string | undefined): boolean {
+    return this.#entries.some((entry) => entry.serverId === serverId) && (user === undefined || user === this.#user);
+  }
+
   /** Whether a full `mcp__id__tool` name is allowed to this session. */
   allows(name: string): boolean {
     const parsed = parseMcpToolName(name);

@@ -75,6 +75,11 @@ export class Runtime {
       sandboxFor: (mode) => this.#sandboxFor(mode),
     };
     this.#pool = new WorkerPool({ size: options.idleWorkers ?? 2, heapMb: DEFAULT_LIMITS.workerHeapMb });
+    this.#services.mcp?.onToolsChanged((serverId, user) => {
+      for (const { session, services } of this.#sessions.values()) {
+        if (services.mcp.uses(serverId, user)) session.notifyToolsChanged();
+      }
+    });
   }
 
   /** @internal loads the runtime's host tool modules once, so a bad module fails createRuntime. */

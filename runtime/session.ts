@@ -57,6 +57,7 @@ export class Session {
   #closed = false;
   #inFlight = 0;
   readonly #calls: CallTracker;
+  readonly #toolListeners = new Set<() => void>();
 
   /** @internal created by the runtime */
   constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerApi, calls: CallTracker) {
@@ -107,6 +108,26 @@ export class Session {
     return result;
   }
 
+  /**
+   * Subscribes to changes of this session's tool list (an MCP server it may use announced new or removed tools);
+   * call {@link listTools} again when it fires. Returns the unsubscribe function.
+   */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolListeners.add(listener);
+    return () => this.#toolListeners.delete(listener);
+  }
+
+  /** @internal the runtime tells the session that a server it may use changed its tools. */
+  notifyToolsChanged(): void {
+    for (const listener of this.#toolListeners) {
+      try {
+        listener();
+      } catch {
+        // A host listener's bug must not break the notification for the others.
+      }
+    }
+  }
+
   /** Opens a child session that may only narrow this one's capability; asking for more throws ESCALATION. */
   async attenuate(request: NarrowRequest): Promise<Session> {
     if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', `session ${this.id} is closed`);
@@ -117,6 +138,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#toolListeners.clear();
     const worker = await this.#worker?.catch(() => undefined);
     await worker?.terminate();
     await this.#host.closed(this);

@@ -13,9 +13,12 @@ export const SERVER_INFO = { name: 'toolwarden', version: '0.1.0' } as const;
  * @example await createSessionMcpServer(session).connect(new StdioServerTransport())
  */
 export function createSessionMcpServer(session: Session): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await session.listTools()) as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => toCallToolResult(await session.call(request.params.name, request.params.arguments ?? {})));
+  // An upstream MCP server's tools/list_changed reaches the client as this server's own; the subscription ends
+  // with the session.
+  session.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
   return server;
 }
 

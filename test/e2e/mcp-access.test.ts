@@ -85,10 +85,17 @@ describe('allowlists', () => {
     await expect(open({ mcpServers: ['t:bad*pattern'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 
-  it('refreshes the listing after the server says its tools changed', async () => {
+  it('refreshes the listing after the server says its tools changed, and tells the sessions that use it', async () => {
     const s = await open({ mcpServers: ['g'] });
+    const bystander = await open({ mcpServers: ['t:echo'] });
+    let told = 0;
+    let bystanderTold = 0;
+    s.onToolsChanged(() => (told += 1));
+    bystander.onToolsChanged(() => (bystanderTold += 1));
     expect(await mcpNames(s)).not.toContain('mcp__g__extra_1');
     expect(textOf(await s.call('mcp__g__grow', {}))).toBe('added extra_1');
+    await vi.waitFor(() => expect(told).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+    expect(bystanderTold).toBe(0);
     expect(await mcpNames(s)).toContain('mcp__g__extra_1');
     expect(textOf(await s.call('mcp__g__extra_1', {}))).toBe('extra 1');
   });

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -63,6 +64,30 @@ describe('toolwarden serve (stdio)', () => {
 
   it('logs to stderr only', () => {
     expect(stderr).toContain('serving session');
+  });
+});
+
+describe('toolwarden serve (stdio) tool list changes', () => {
+  it("forwards an upstream server's tools/list_changed to the client", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--workspace', ws.root, '--tools', 'read_file', '--mcp', 't:grow', '--mcp', 't:extra_*', '--config', ws.at('serve.json')],
+      stderr: 'pipe',
+    });
+    const watcher = new Client({ name: 'stdio-list-changed', version: '1.0.0' });
+    let changed = 0;
+    watcher.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed += 1;
+    });
+    await watcher.connect(transport);
+    try {
+      expect((await watcher.listTools()).tools.map((t) => t.name)).not.toContain('mcp__t__extra_1');
+      await watcher.callTool({ name: 'mcp__t__grow', arguments: {} });
+      await vi.waitFor(() => expect(changed).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+      expect((await watcher.listTools()).tools.map((t) => t.name)).toContain('mcp__t__extra_1');
+    } finally {
+      await watcher.close();
+    }
   });
 });
 
