@@ -1,6 +1,6 @@
 import type { PermissionSpec } from '../src/policy/index.js';
 import type { McpServersOption } from '../src/mcp/index.js';
-import type { TenantsOption } from '../src/tenants/index.js';
+import type { TenantConfig, TenantsOption } from '../src/tenants/index.js';
 import type { SandboxMode } from '../src/capability/capability.js';
 import type { AuditOption } from './audit/index.js';
 import type { Approver } from './policy/policy-gate.js';
@@ -34,11 +34,13 @@ export interface RuntimeOptions {
   mcpServers?: McpServersOption;
   /** What each user may ever have (MCP entries, tools, secrets, quotas). */
   tenants?: TenantsOption;
+  /** The same as `tenants` given as a function: what a user may ever have, or undefined for an unknown user. */
+  tenantOf?: (user: string) => TenantConfig | undefined;
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
   'key', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
-  'permissions', 'approve', 'audit', 'mcpServers', 'tenants',
+  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf',
 ] satisfies (keyof RuntimeOptions)[]);
 
 /** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */
@@ -58,4 +60,6 @@ export function checkRuntimeOptions(options: RuntimeOptions): void {
     throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(options.sandbox)}'`);
   }
   if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
+  if (options.tenantOf !== undefined && typeof options.tenantOf !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'tenantOf must be a function of the user');
+  if (options.tenantOf !== undefined && options.tenants !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'give tenants or tenantOf, not both');
 }

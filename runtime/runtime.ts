@@ -12,7 +12,7 @@ import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
 import { narrowPermissions, validatePermissionSpec, type Decision } from '../src/policy/index.js';
-import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig } from '../src/tenants/index.js';
+import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
 import { createAuditSink } from './audit/index.js';
 import { describeCall } from './call-subject.js';
 import { planCall } from './call-plan.js';
@@ -51,6 +51,7 @@ export class Runtime {
   /** Sessions being opened, by id, with their user: they count against the quotas already. */
   readonly #opening = new Map<string, string | undefined>();
   readonly #runtimeModules: readonly string[];
+  readonly #tenants: TenantsOption | undefined;
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #sandboxDetection: Promise<SandboxDetection> | undefined;
@@ -62,7 +63,9 @@ export class Runtime {
     this.#options = options;
     this.#key = normalizeKey(options.key);
     const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);
-    const tenants = options.tenants === undefined ? undefined : typeof options.tenants === 'function' ? options.tenants : validateTenants(options.tenants, Object.keys(mcpServers ?? {}));
+    const given = options.tenants ?? options.tenantOf;
+    const tenants = given === undefined ? undefined : typeof given === 'function' ? given : validateTenants(given, Object.keys(mcpServers ?? {}));
+    this.#tenants = tenants;
     const permissions = options.permissions === undefined ? undefined : validatePermissionSpec(options.permissions, 'createRuntime permissions');
     this.#runtimeModules = toModuleUrls(options.toolModules ?? []);
     this.#services = {
@@ -139,7 +142,7 @@ export class Runtime {
 
   /** Validates options against the user's tenant and builds the capability. */
   async #capabilityFrom(options: SessionOptions): Promise<Capability> {
-    const tenant = resolveTenant(this.#options.tenants, options.user);
+    const tenant = resolveTenant(this.#tenants, options.user);
     const bound = bindSessionToTenant(
       { ...(options.tools ? { tools: [...options.tools] } : {}), ...(options.mcpServers ? { mcpServers: [...options.mcpServers] } : {}) },
       tenant,
@@ -215,7 +218,7 @@ export class Runtime {
     }
     const user = capability.user;
     if (user !== undefined) {
-      const tenant: TenantConfig | undefined = resolveTenant(this.#options.tenants, user);
+      const tenant: TenantConfig | undefined = resolveTenant(this.#tenants, user);
       const perUser = tenant?.maxSessions ?? this.#options.maxSessionsPerUser;
       const open = [...this.#sessions.values()].filter(({ session }) => session.user === user).length + [...this.#opening.values()].filter((u) => u === user).length;
       if (perUser !== undefined && open >= perUser) {
