@@ -24,6 +24,8 @@ export interface AuditCommon {
  */
 export type AuditOption =
   | AuditCallback
+  | string
+  | AuditLogger
   | (AuditCommon & { callback: AuditCallback })
   | (AuditCommon & {
       file: string;

@@ -2,7 +2,7 @@ import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
 import { redactEvent } from '../../src/audit/redact.js';
-import type { AuditOption } from './audit-option.js';
+import type { AuditLogger, AuditOption } from './audit-option.js';
 
 /** Records audit events; emitting never throws into the tool call. */
 export interface AuditSink {
@@ -24,6 +24,9 @@ type Write = (event: AuditEvent) => void;
 export function createAuditSink(option: AuditOption | undefined): AuditSink {
   if (option === undefined) return { emit: () => undefined, close: async () => undefined };
   if (typeof option === 'function') return guardSink(option, false, () => undefined);
+  // A path alone is a JSON-lines file, and a pino-style logger may be passed as it is.
+  if (typeof option === 'string' && option !== '') return openFileSink(option, true, false);
+  if (isLogger(option)) return guardSink((event) => option.info(event, 'tool call'), false, () => undefined);
   if (typeof option !== 'object' || option === null) throw invalid(`audit must be a function or an object, got ${typeof option}`);
   const full = option.full ?? false;
   if (typeof full !== 'boolean') throw invalid('audit.full must be a boolean');
@@ -74,4 +77,8 @@ function guardSink(write: Write, full: boolean, release: () => void): AuditSink 
 
 function invalid(message: string): ToolwardenError {
   return new ToolwardenError('INVALID_OPTIONS', message);
+}
+
+function isLogger(value: unknown): value is AuditLogger {
+  return typeof value === 'object' && value !== null && !('logger' in value) && typeof (value as { info?: unknown }).info === 'function';
 }

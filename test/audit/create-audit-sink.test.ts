@@ -35,6 +35,7 @@ describe('createAuditSink targets', () => {
     ['{ callback } redacts by default', (seen: unknown[]) => ({ callback: (e: AuditEvent) => void seen.push(e) }), REDACTED],
     ['{ callback, full } logs in full', (seen: unknown[]) => ({ callback: (e: AuditEvent) => void seen.push(e), full: true }), EVENT],
     ['a logger gets info(event, "tool call")', (seen: unknown[]) => ({ logger: { info: (obj: object, msg?: string) => void seen.push({ ...obj, msg }) } }), { ...REDACTED, msg: 'tool call' }],
+    ['a pino-style logger passed as it is', (seen: unknown[]) => ({ level: 'info', info: (obj: object, msg?: string) => void seen.push({ ...obj, msg }) }), { ...REDACTED, msg: 'tool call' }],
   ] as const)('%s', async (_name, build, expected) => {
     const seen: unknown[] = [];
     const sink = createAuditSink(build(seen) as AuditOption);
@@ -51,6 +52,14 @@ describe('createAuditSink targets', () => {
 });
 
 describe('JSON-lines file', () => {
+  it('takes a bare path as the file', async () => {
+    const file = join(dir, 'bare.jsonl');
+    const sink = createAuditSink(file);
+    sink.emit(EVENT);
+    await sink.close();
+    expect(JSON.parse(readFileSync(file, 'utf8').trim())).toEqual(REDACTED);
+  });
+
   it.each([true, false])('appends one redacted JSON object per line (fsync %s)', async (fsync) => {
     const file = join(dir, 'audit.jsonl');
     writeFileSync(file, '{"earlier":true}\n');
