@@ -25,7 +25,10 @@ export function createAuditSink(option: AuditOption | undefined): AuditSink {
   if (option === undefined) return { emit: () => undefined, close: async () => undefined };
   if (typeof option === 'function') return guardSink(option, false, () => undefined);
   // A path alone is a JSON-lines file, and a pino-style logger may be passed as it is.
-  if (typeof option === 'string' && option !== '') return openFileSink(option, true, false);
+  if (typeof option === 'string') {
+    if (option === '') throw invalid('audit file path must not be empty');
+    return openFileSink(option, true, false);
+  }
   if (isLogger(option)) return guardSink((event) => option.info(event, 'tool call'), false, () => undefined);
   if (typeof option !== 'object' || option === null) throw invalid(`audit must be a function or an object, got ${typeof option}`);
   const full = option.full ?? false;

@@ -128,7 +128,7 @@ describe('failures never break the call', () => {
 
 describe('invalid options', () => {
   it.each([
-    ['a string', 'audit.jsonl', /audit must be a function or an object, got string/],
+    ['an empty path', '', /audit file path must not be empty/],
     ['an empty object', {}, /audit must be a callback, \{ callback \}, \{ file: string \} or \{ logger: \{ info\(\) \} \}/],
     ['an empty file name', { file: '' }, /audit must be a callback/],
     ['a logger without info', { logger: {} }, /audit must be a callback/],
