@@ -59,7 +59,7 @@ describe('bash rules', () => {
     ['an allow rule for the refused command does not lift its deny', undefined, { bash: { allow: ['cat *', 'echo *'] } }, 'echo ok && cat /etc/passwd', 'NOT_READABLE', "cat /etc/passwd: read of /etc/passwd refused"],
     ['a parse failure asks under an allow shorthand', undefined, { bash: 'allow' }, 'echo "unterminated', 'APPROVAL_DENIED', 'static check asks for the whole call (the command does not parse cleanly'],
   ] as const)('%s', async (_name, host, session, command, outcome, needle) => {
-    const result = await runUnder(host, session, command);
+    const result = await runUnder(host as PermissionSpec | undefined, session as PermissionSpec | undefined, command);
     expect(result.outcome, result.text).toBe(outcome);
     expect(result.text).toContain(needle);
     if (outcome === 'APPROVAL_DENIED') expect(result.asked).toHaveLength(1);

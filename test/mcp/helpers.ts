@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import type { McpHub } from '../../runtime/mcp/index.js';
 import type { ToolResult } from '../../src/tool-result.js';
 
 /** Path of the stdio test server. */
@@ -43,4 +45,26 @@ export function childPids(marker: string): number[] {
     }
   }
   return pids;
+}
+
+/** The error a call throws, or undefined when it returns. */
+export function errorOf(fn: () => unknown): { code?: string; message?: string } | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return error as { code?: string; message?: string };
+  }
+}
+
+/** Collects hubs a test opens and closes them after each test (call in the suite's module scope). */
+export function trackHubs(): (hub: McpHub) => McpHub {
+  const hubs: McpHub[] = [];
+  afterEach(async () => {
+    await Promise.all(hubs.splice(0).map((hub) => hub.close()));
+  });
+  return (hub) => {
+    hubs.push(hub);
+    return hub;
+  };
 }

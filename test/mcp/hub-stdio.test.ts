@@ -1,18 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpHub } from '../../runtime/mcp/index.js';
-import { childPids, testServer, textOf, TEST_SERVER } from './helpers.js';
+import { childPids, testServer, textOf, trackHubs, TEST_SERVER } from './helpers.js';
 
-const hubs: McpHub[] = [];
-const track = (hub: McpHub): McpHub => {
-  hubs.push(hub);
-  return hub;
-};
-afterEach(async () => {
-  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
-});
+const track = trackHubs();
 
 describe('McpHub over stdio', () => {
   it('lists tools with schemas and calls them', async () => {

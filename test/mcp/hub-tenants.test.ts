@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpHub } from '../../runtime/mcp/index.js';
 import type { TenantsOption } from '../../src/tenants/index.js';
-import { testServer, textOf } from './helpers.js';
+import { testServer, textOf, trackHubs } from './helpers.js';
 
 const TENANTS: TenantsOption = {
   alice: { mcpServers: ['gh', 'shared:list_*'], secrets: { token: 'alice-token' } },
   bob: { mcpServers: ['gh', 'shared'], secrets: { token: 'bob-token' } },
   eve: { mcpServers: ['gh'] },
 };
-const hubs: McpHub[] = [];
-const track = (hub: McpHub): McpHub => {
-  hubs.push(hub);
-  return hub;
-};
-afterEach(async () => {
-  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
-});
+const track = trackHubs();
 
 describe('McpHub per-user servers and tenants', () => {
   it('runs one connection per user with that user’s secret, side by side', async () => {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fillSecretPlaceholders, validateMcpServers } from '../../src/mcp/index.js';
 import type { McpServerConfig } from '../../src/mcp/index.js';
+import { errorOf } from './helpers.js';
 
-const errorOf = (fn: () => unknown): { code?: string; message?: string } | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error as { code?: string; message?: string };
-  }
-};
 
 describe('validateMcpServers', () => {
   it.each([

@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bindSessionToTenant, resolveTenant, validateTenants } from '../../src/tenants/index.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
+import { errorOf } from './helpers.js';
 
 const TENANTS: Record<string, TenantConfig> = {
   alice: { mcpServers: ['alpha', 'gh:list_*'], tools: ['read_file', 'grep'], secrets: { token: 'tA' } },
   bob: { mcpServers: ['gh'] },
   carol: {},
-};
-const errorOf = (fn: () => unknown): { code?: string; message?: string } | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error as { code?: string; message?: string };
-  }
 };
 
 describe('resolveTenant', () => {

@@ -134,7 +134,7 @@ describe('ProcessRegistry', () => {
     ['write', (r: ProcessRegistry) => r.write('proc-99', 'x')],
   ])('%s of an unknown id fails with PROCESS_NOT_FOUND', async (_name, call) => {
     const registry = makeRegistry();
-    await expect(Promise.resolve().then(() => call(registry))).rejects.toMatchObject({ code: 'PROCESS_NOT_FOUND' });
+    await expect(Promise.resolve().then((): unknown => call(registry))).rejects.toMatchObject({ code: 'PROCESS_NOT_FOUND' });
   });
 
   it('refuses input to an ended process and bad log offsets', async () => {

@@ -22,7 +22,7 @@ describe('resolveShell', () => {
     ['linux', 'cmd'],
     ['linux', 'powershell'],
     ['darwin', 'bash', '/nonexistent-dir'],
-  ] as const)('refuses %s with shell %s', (platform, preference, pathEnv = '/usr/bin:/bin') => {
+  ] as const)('refuses %s with shell %s', (platform, preference, pathEnv: string = '/usr/bin:/bin') => {
     expect(() => resolveShell(platform, preference, pathEnv)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining(preference) }));
   });
 });

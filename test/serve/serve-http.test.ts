@@ -48,7 +48,7 @@ async function disconnect(...connections: { client: Client; transport: Streamabl
   }));
 }
 
-const textOf = (result: { content: unknown }): string => (result.content as { text: string }[]).map((c) => c.text).join('\n');
+const textOf = (result: object): string => ((('content' in result ? result.content : undefined) ?? []) as { text: string }[]).map((c) => c.text).join('\n');
 
 beforeAll(async () => {
   home = makeTempTree('tw-serve-http', { 'alice/plan.md': 'alice plan\n', 'bob/todo.md': 'bob todo\n' });
