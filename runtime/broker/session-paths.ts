@@ -4,6 +4,7 @@ import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type Checke
 import type { Capability } from '../../src/capability/capability.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
 import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
+import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
 
 /** The path guard bound to one session's capability and the host's path flavour. */
 export class SessionPaths {
@@ -20,6 +21,8 @@ export class SessionPaths {
       excludedPaths: capability.excludedPaths,
     };
     this.#fs = createSessionGuardFs([capability.workspaceRoot, ...capability.readRoots]);
+    this.isReadableReal = createReadCheck(this.scope, RESOLVED_PATH_FS);
+    this.isWritableReal = createWriteCheck(this.scope, RESOLVED_PATH_FS);
   }
 
   /** A path the session may read (workspace or read roots), canonical. */
@@ -38,25 +41,15 @@ export class SessionPaths {
   }
 
   /** Whether an opened descriptor's real path (kernel-resolved, so link-free) may be read: the re-check after open. */
-  readonly isReadableReal = (realPath: string): boolean =>
-    this.#passes(() => resolveReadablePath(realPath, this.scope, this.flavour, RESOLVED_PATH_FS), realPath);
+  readonly isReadableReal: IsAllowed;
 
   /** Whether an opened descriptor's real path (kernel-resolved, so link-free) may be written: the re-check after open. */
-  readonly isWritableReal = (realPath: string): boolean =>
-    this.#passes(() => resolveForWrite(realPath, this.scope, this.flavour, RESOLVED_PATH_FS), realPath);
+  readonly isWritableReal: IsAllowed;
 
   /** A path relative to the workspace root for display, or the absolute path when outside. */
   display(absolute: string): string {
     const relative = this.flavour.relative(this.scope.workspaceRoot, absolute);
     if (relative === '') return '.';
     return relative.startsWith('..') || this.flavour.isAbsolute(relative) ? absolute : relative.split(this.flavour.sep).join('/');
-  }
-
-  #passes(check: () => CheckedPath, realPath: string): boolean {
-    try {
-      return check() === realPath;
-    } catch {
-      return false;
-    }
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { countLiveProcessGroups, killAllProcessGroupsSync } from '../../runtime/processes/process-group.js';
 import { ProcessRegistry, type ProcessRegistryOptions } from '../../runtime/processes/process-registry.js';
-import { CHILD_ENV, SHELL, eventually, livePidsInGroup } from './helpers.js';
+import { CHILD_ENV, SHELL, eventually, isAlive, livePidsInGroup } from './helpers.js';
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), 'tw-procs-'));
 const registries: ProcessRegistry[] = [];
@@ -31,6 +31,15 @@ async function waitForEnd(registry: ProcessRegistry, id: string): Promise<void> 
 }
 
 describe('ProcessRegistry', () => {
+  it('kills on close a descendant that left the process group (setsid)', async () => {
+    const registry = makeRegistry();
+    const { processId } = await registry.start('setsid sleep 60 & echo "pid $!"; wait', cwd);
+    const pid = Number(/pid (\d+)/.exec(await waitForLogs(registry, processId, 'pid '))?.[1]);
+    expect(isAlive(pid)).toBe(true);
+    await registry.closeAll();
+    expect(await eventually(() => !isAlive(pid))).toBe(true);
+  });
+
   it('passes stdin to cat and captures its output', async () => {
     const registry = makeRegistry();
     const { processId, status, pid } = await registry.start('cat', cwd);
