@@ -9,7 +9,7 @@ export const ERROR_CODES = [
   'OUTSIDE_WORKSPACE',
   /** The path is outside the workspace and every read root. */
   'NOT_READABLE',
-  /** The path is on the blocklist (`.ssh`, `.aws`, `.git/hooks`) or under an excluded path. */
+  /** The path is on the blocklist (credentials and files that run code later: see README) or under an excluded path. */
   'BLOCKED_PATH',
   /** A symlink chain loops or is longer than the hop limit. */
   'SYMLINK_LOOP',

@@ -1,34 +1,16 @@
 import type { PlatformPath } from 'node:path';
 import { isInside, isWin32, splitPath } from './segments.js';
+import { describeBlockedEntry, findBlockedEntry, foldForDeny } from './blocklist.js';
 import type { PathScope } from './types.js';
-
-/** Directory names never written, at any depth, even when outside writes are allowed. */
-export const BLOCKED_SEGMENTS: readonly string[] = ['.ssh', '.aws'];
-
-/** Consecutive segments never written into (nor the directory itself), at any depth. */
-export const BLOCKED_SEQUENCES: readonly (readonly string[])[] = [['.git', 'hooks']];
 
 // Kernel "magic" links under these resolve to open files, other processes' roots and cwds: their readlink
 // text need not match what an open reaches, so the guard refuses them outright instead of following them.
 const POSIX_MAGIC_ROOTS = ['/proc', '/dev/fd', '/dev/stdin', '/dev/stdout', '/dev/stderr'];
 
-// Deny rules fold case aggressively on every flavour (macOS APFS and ext4 casefold directories are
-// case-insensitive too); upper-then-lower also maps the long s and the Kelvin sign onto `s` and `k`.
-// Folding too much here only refuses more, unlike in containment.
-function foldForDeny(segment: string): string {
-  return segment.toUpperCase().toLowerCase();
-}
-
 /** The blocklist rule a path breaks (a sentence for the error message), or `undefined`. */
-export function findBlockedSegment(p: string, flavour: PlatformPath): string | undefined {
-  const segments = splitPath(p, flavour).segments.map(foldForDeny);
-  const single = segments.find((s) => BLOCKED_SEGMENTS.includes(s));
-  if (single !== undefined) return `a "${single}" directory is never written`;
-  for (const sequence of BLOCKED_SEQUENCES) {
-    const at = segments.findIndex((_, i) => sequence.every((s, j) => segments[i + j] === s));
-    if (at >= 0) return `"${sequence.join('/')}" is never written (hooks run code)`;
-  }
-  return undefined;
+export function findBlockedSegment(p: string, scope: PathScope, flavour: PlatformPath): string | undefined {
+  const entry = findBlockedEntry(p, scope.workspaceRoot, flavour);
+  return entry === undefined ? undefined : describeBlockedEntry(entry);
 }
 
 /** The excluded path (as configured) that `p` is or lies under, or `undefined`. */

@@ -35,7 +35,7 @@ export function resolveReadablePath(input: unknown, scope: PathScope, flavour: P
 
 /**
  * Resolves a path for writing: {@link resolveWorkspacePath}, then canonicalizes (symlinks followed hop by hop) and
- * checks the canonical path again. Refuses (BLOCKED_PATH) `.ssh`, `.aws` and `.git/hooks` at any depth, paths under
+ * checks the canonical path again. Refuses (BLOCKED_PATH) paths on the blocklist (`DEFAULT_BLOCKLIST`), paths under
  * `excludedPaths`, paths in read roots, and `/proc`-style paths, on the lexical and the canonical path alike,
  * even when `allowOutsideWorkspace`. Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or SYMLINK_LOOP.
  * @example resolveForWrite('notes/todo.md', scope, path.posix, createNodeGuardFs())
@@ -66,7 +66,7 @@ function checkReadable(input: string, lexical: string, p: string, scope: PathSco
 function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath): void {
   const refuse = (rule: string) => new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
   if (isMagicPath(p, flavour)) throw refuse('kernel magic paths (/proc, /dev/fd) are never written');
-  const blocked = findBlockedSegment(p, flavour);
+  const blocked = findBlockedSegment(p, scope, flavour);
   if (blocked !== undefined) throw refuse(blocked);
   const excluded = findExcludedPath(p, scope, flavour);
   if (excluded !== undefined) throw refuse(`it is under the excluded path "${excluded}"`);

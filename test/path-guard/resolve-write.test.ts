@@ -198,6 +198,6 @@ describe('resolveForWrite on a real tree', () => {
 
   it('names the input and the rule in its messages', () => {
     expect(() => resolveForWrite('to-outside-file', scope(), path.posix, fs)).toThrow(/to-outside-file.*symlink.*outside the workspace/);
-    expect(() => resolveForWrite('.ssh/id', scope(), path.posix, fs)).toThrow(/\.ssh\/id.*"\.ssh" directory is never written/);
+    expect(() => resolveForWrite('.ssh/id', scope(), path.posix, fs)).toThrow(/\.ssh\/id.*"\.ssh" is on the blocklist/);
   });
 });

@@ -1,0 +1,67 @@
+import type { PlatformPath } from 'node:path';
+import { isInside, splitPath } from './segments.js';
+
+/**
+ * One entry of the blocklist: files and directories that run code later (when a shell starts, when git runs,
+ * when an editor or agent opens the folder) or hold credentials. The one source for the file tools, the static
+ * shell check and the OS sandbox.
+ */
+export interface BlockedEntry {
+  /** Consecutive path segments, matched case-insensitively; the entry covers the match and everything under it. */
+  readonly segments: readonly string[];
+  /**
+   * `any`: at any depth, the workspace root's own top level included. `nested`: everywhere except directly in the
+   * workspace root (the top repository's `.git/config` is the host's own; a nested repository's is a trap).
+   */
+  readonly depth: 'any' | 'nested';
+  /** Why it is blocked, for error messages and the README. */
+  readonly why: string;
+}
+
+const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout'];
+
+/** The default blocklist. Extend or relax it per session with the `blockedPaths` option. */
+export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
+  { segments: ['.ssh'], depth: 'any', why: 'SSH keys and authorized_keys grant logins' },
+  { segments: ['.aws'], depth: 'any', why: 'cloud credentials' },
+  { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
+  { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
+  ...SHELL_STARTUP.map((name): BlockedEntry => ({ segments: [name], depth: 'any', why: 'shell start-up files run when a shell starts' })),
+  { segments: ['.gitconfig'], depth: 'any', why: 'git configuration runs code (core.fsmonitor, aliases, pagers)' },
+  { segments: ['.mcp.json'], depth: 'any', why: 'agent MCP configuration starts servers' },
+  { segments: ['.claude'], depth: 'any', why: 'agent configuration runs hooks and commands' },
+  { segments: ['.vscode'], depth: 'any', why: 'editor tasks and settings run code when the folder opens' },
+  { segments: ['.idea'], depth: 'any', why: 'IDE run configurations run code' },
+  { segments: ['.envrc'], depth: 'any', why: 'direnv runs it on entering the directory' },
+];
+
+// Deny rules fold case aggressively on every flavour (macOS APFS and ext4 casefold directories are
+// case-insensitive too); upper-then-lower also maps the long s and the Kelvin sign onto `s` and `k`.
+// Folding too much here only refuses more, unlike in containment.
+/** Case folding used by every deny rule. */
+export function foldForDeny(segment: string): string {
+  return segment.toUpperCase().toLowerCase();
+}
+
+/**
+ * The entry of `list` that the absolute path `p` is or lies under, or `undefined`. `workspaceRoot` places
+ * `nested` entries: a match whose first segment sits directly in the workspace root is not nested.
+ */
+export function findBlockedEntry(p: string, workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): BlockedEntry | undefined {
+  const segments = splitPath(p, flavour).segments.map(foldForDeny);
+  const rootDepth = isInside(p, workspaceRoot, flavour) ? splitPath(workspaceRoot, flavour).segments.length : -1;
+  for (const entry of list) {
+    const wanted = entry.segments.map(foldForDeny);
+    for (let i = 0; i + wanted.length <= segments.length; i += 1) {
+      if (!wanted.every((s, j) => segments[i + j] === s)) continue;
+      if (entry.depth === 'nested' && i === rootDepth) continue;
+      return entry;
+    }
+  }
+  return undefined;
+}
+
+/** The sentence an error message gives for a blocked entry. */
+export function describeBlockedEntry(entry: BlockedEntry): string {
+  return `"${entry.segments.join('/')}" is on the blocklist (${entry.why})`;
+}

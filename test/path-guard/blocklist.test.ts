@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BLOCKLIST, findBlockedEntry } from '../../src/path-guard/index.js';
+
+const ROOT = '/ws';
+
+// [path, blocked?] — each refusal has a near miss beside it that must stay writable.
+const CASES: readonly (readonly [string, boolean])[] = [
+  ['/ws/.ssh', true], ['/ws/.ssh/authorized_keys', true], ['/ws/a/.ssh/id', true], ['/ws/.ssh-backup/id', false],
+  ['/ws/.aws/credentials', true], ['/ws/.awsome', false],
+  ['/ws/.git/hooks/pre-commit', true], ['/ws/sub/.git/hooks', true], ['/ws/.git/hooks-notes', false], ['/ws/hooks/x', false],
+  ['/ws/.git/config', false], ['/ws/sub/.git/config', true], ['/ws/a/b/.git/config', true], ['/ws/.git/configs', false],
+  ['/ws/.bashrc', true], ['/ws/home/.bash_profile', true], ['/ws/.profile', true], ['/ws/.zshrc', true], ['/ws/.zprofile', true],
+  ['/ws/.zshenv', true], ['/ws/.bashrc.d/x', false], ['/ws/bashrc', false], ['/ws/.bashrc.bak', false], ['/ws/profile', false],
+  ['/ws/.gitconfig', true], ['/ws/x/.gitconfig', true], ['/ws/.gitignore', false], ['/ws/.gitattributes', false],
+  ['/ws/.mcp.json', true], ['/ws/.mcp.json.example', false], ['/ws/.claude/settings.json', true], ['/ws/claude/x', false],
+  ['/ws/.vscode/tasks.json', true], ['/ws/.idea/workspace.xml', true], ['/ws/.envrc', true], ['/ws/.env', false],
+  ['/ws/.SSH/x', true], ['/ws/.VsCode/settings.json', true], ['/ws/Sub/.GIT/CONFIG', true],
+  // Outside the workspace no entry is "directly in the root", so a .git/config there counts as nested.
+  ['/elsewhere/.git/config', true], ['/home/u/.bashrc', true],
+  ['/ws/src/index.ts', false], ['/ws/.github/workflows/ci.yml', false],
+];
+
+describe('DEFAULT_BLOCKLIST', () => {
+  it.each(CASES)('%s blocked: %s', (p, blocked) => {
+    expect(findBlockedEntry(p, ROOT, path.posix) !== undefined).toBe(blocked);
+  });
+
+  it('says why for every entry', () => {
+    for (const entry of DEFAULT_BLOCKLIST) expect(entry.why.length).toBeGreaterThan(5);
+  });
+
+  it('matches win32 paths case-insensitively', () => {
+    expect(findBlockedEntry('C:\\ws\\sub\\.git\\config', 'C:\\ws', path.win32)).toBeDefined();
+    expect(findBlockedEntry('C:\\ws\\.git\\config', 'C:\\ws', path.win32)).toBeUndefined();
+  });
+});
