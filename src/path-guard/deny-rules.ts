@@ -9,7 +9,7 @@ const POSIX_MAGIC_ROOTS = ['/proc', '/dev/fd', '/dev/stdin', '/dev/stdout', '/de
 
 /** The blocklist rule a path breaks (a sentence for the error message), or `undefined`. */
 export function findBlockedSegment(p: string, scope: PathScope, flavour: PlatformPath): string | undefined {
-  const entry = findBlockedEntry(p, scope.workspaceRoot, flavour);
+  const entry = findBlockedEntry(p, scope.workspaceRoot, flavour, scope.blocklist);
   return entry === undefined ? undefined : describeBlockedEntry(entry);
 }
 

@@ -1,3 +1,5 @@
+import type { BlockedEntry } from './blocklist.js';
+
 /** The filesystem calls the guard needs, injected so the guard stays pure and testable with a fake. */
 export interface GuardFs {
   /** The entry's kind without following a final symlink; `undefined` when it does not exist (ENOENT, ENOTDIR). */
@@ -16,6 +18,8 @@ export interface PathScope {
   allowOutsideWorkspace: boolean;
   /** Workspace-relative paths refused for writing, with everything under them (e.g. `['.git']`). */
   excludedPaths: readonly string[];
+  /** Entries never written (see `DEFAULT_BLOCKLIST`). @default DEFAULT_BLOCKLIST */
+  blocklist?: readonly BlockedEntry[];
 }
 
 /** An absolute, canonical path that passed the guard; only the guard creates these. */
