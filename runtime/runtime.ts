@@ -23,6 +23,7 @@ import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './pro
 import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
 import { WalkPool } from './walk/index.js';
+import { assertCapabilityWithinTenant } from './tenant-bound.js';
 import { Session, type Admission, type SessionHost } from './session.js';
 import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
@@ -118,6 +119,7 @@ export class Runtime {
     let token: string | (() => string);
     if (options.token !== undefined) {
       capability = await verifyCapability(options.token, this.#key);
+      assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
       }
@@ -160,6 +162,7 @@ export class Runtime {
       },
       { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules },
     );
+    assertCapabilityWithinTenant(capability, tenant);
     assertMcpConfigured(this.#services.mcp, capability);
     parseMcpEntries(capability.mcpServers, this.#services.mcp?.serverIds ?? []);
     const hostTools = await this.#hostTools(capability.toolModules, capability.isolation);

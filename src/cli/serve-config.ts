@@ -39,7 +39,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 export const MIN_TOKEN_LENGTH = 16;
 
 const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'sandbox', 'idleTimeoutMs', 'audit'];
-const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
+const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
 

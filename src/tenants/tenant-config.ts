@@ -8,10 +8,14 @@ export interface TenantConfig {
   tools?: string[];
   /** Values for `${user.<name>}` placeholders of per-user MCP servers. */
   secrets?: Record<string, string>;
+  /** The user's workspace: a session opens here by default and may only narrow it to a directory inside. */
   workspaceRoot?: string;
   /** Concurrent sessions of this user. Unset means no per-user limit. */
   maxSessions?: number;
+  /** Read-only roots: the default for a session, which may only ask for these or directories inside them (or inside the workspace). */
   readRoots?: string[];
+  /** Whether a session of this user may ask for `allowOutsideWorkspace: true`. @default false */
+  allowOutsideWorkspace?: boolean;
 }
 
 /** Tenants by user name, or a function from a user name to the tenant (`undefined` for an unknown user). */

@@ -3,7 +3,7 @@ import { parseMcpEntries } from '../mcp/entries.js';
 import type { TenantConfig, TenantsOption } from './tenant-config.js';
 
 const STRING_LISTS = ['mcpServers', 'tools', 'readRoots'] as const;
-const KNOWN_FIELDS = new Set<string>([...STRING_LISTS, 'secrets', 'workspaceRoot', 'maxSessions']);
+const KNOWN_FIELDS = new Set<string>([...STRING_LISTS, 'secrets', 'workspaceRoot', 'maxSessions', 'allowOutsideWorkspace']);
 
 /**
  * Checks the `tenants` runtime option; each tenant's MCP entries must name configured servers.
@@ -51,6 +51,7 @@ export function validateTenantConfig(user: string, tenant: unknown, configuredSe
     }
   }
   if (t['workspaceRoot'] !== undefined && typeof t['workspaceRoot'] !== 'string') fail('.workspaceRoot must be a string');
+  if (t['allowOutsideWorkspace'] !== undefined && typeof t['allowOutsideWorkspace'] !== 'boolean') fail('.allowOutsideWorkspace must be a boolean');
   const max = t['maxSessions'];
   if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max > 0)) fail('.maxSessions must be a positive integer');
   return tenant as TenantConfig;

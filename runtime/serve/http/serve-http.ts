@@ -7,6 +7,7 @@ import { assertHttpServable, type ServeConfig } from '../../../src/cli/serve-con
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { runtimeOptionsFrom, userSessionOptions } from '../runtime-from-config.js';
 import { createBearerAuth } from './bearer-auth.js';
+import { assertTenantRootsServable } from './check-tenant-roots.js';
 import { readJsonBody, sendJson, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
 import { ServedSessions } from './served-sessions.js';
 
@@ -47,6 +48,7 @@ export interface HttpServeHandle {
 export async function startHttpServer(options: HttpServeOptions): Promise<HttpServeHandle> {
   const { config } = options;
   assertHttpServable(config);
+  assertTenantRootsServable(config);
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
   const rt = await createRuntime(runtimeOptionsFrom(config, { sandbox: options.sandbox }));
   const sessions = new ServedSessions(config.idleTimeoutMs, log);
