@@ -26,20 +26,23 @@ tools and bash, makes allowed and refused calls, prints them as a table, and rem
   serve: `Usage:
   toolwarden serve --workspace DIR --tools read_file,grep [--read-root DIR]... [--mcp ID]... [--user U]
                    [--config FILE] [--sandbox MODE]
-  toolwarden serve --http --config FILE [--port N] [--host H] [--sandbox MODE]
+  toolwarden serve --http --config FILE [--port N] [--host H] [--allow-origin ORIGIN]... [--sandbox MODE]
 
 stdio (default): one session served as an MCP server on stdin/stdout; logs go to stderr.
   --workspace DIR   the session's workspace root (default: the user's tenant workspace with --user)
   --tools LIST      comma-separated tools to expose; none when omitted (closed by default)
   --read-root DIR   an extra read-only root (repeatable)
   --mcp ENTRY       an MCP entry from the config's mcpServers: 'id', 'id:tool' or 'id:pattern*' (repeatable)
-  --user U          act as this config user: bound to their tenant, with their session rules
+  --user U          act as this config user: bound to their tenant (workspace and read roots may only narrow it),
+                    with their session rules
   --config FILE     JSON config (see docs/serve-config.md): MCP servers, rules, tenants, sandbox, audit
   --sandbox MODE    auto | required | off (overrides the config)
 
 HTTP (--http): Streamable HTTP at /mcp; each bearer token in the config maps to a user whose tenant sets the
 workspace, tools and MCP allowlist; each MCP session gets its own toolwarden session.
   --port N          TCP port (default 3333; 0 picks a free one)
-  --host H          interface to bind (default 127.0.0.1)
+  --host H          interface to bind (default 127.0.0.1); on loopback, a Host header that is not a loopback
+                    name with this port is refused (403, DNS-rebinding protection)
+  --allow-origin O  a browser origin allowed besides the server's own (repeatable); any other Origin gets 403
 `,
 } as const;

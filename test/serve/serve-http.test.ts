@@ -89,7 +89,7 @@ describe('toolwarden serve --http', () => {
     ['no Authorization header', undefined, 'missing bearer token'],
     ['an unknown token', `Bearer ${'x'.repeat(24)}`, 'unknown bearer token'],
     ['another scheme', `Basic ${ALICE}`, 'missing bearer token'],
-  ])('answers 401 with a JSON body for %s, before any MCP handling', async (_name, authorization, message) => {
+  ])('answers 401 with a JSON-RPC error body for %s, before any MCP handling', async (_name, authorization, message) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (authorization !== undefined) headers['authorization'] = authorization;
     const before = server.sessionCount;
@@ -100,7 +100,7 @@ describe('toolwarden serve --http', () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(await res.json()).toEqual({ error: 'unauthorized', message: expect.stringContaining(message) });
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining(message) }, id: null });
     expect(server.sessionCount).toBe(before);
   });
 

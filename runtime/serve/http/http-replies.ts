@@ -8,8 +8,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Ends a response with a JSON-RPC error, the form MCP clients expect from the endpoint. */
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id });
+export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id }, headers);
 }
 
 /** The HTTP status for a session that could not be opened: a quota is 429, a refusal 403, the rest a server fault. */

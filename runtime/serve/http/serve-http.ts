@@ -6,9 +6,10 @@ import type { SandboxMode } from '../../../src/capability/capability.js';
 import { assertHttpServable, type ServeConfig } from '../../../src/cli/serve-config.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { runtimeOptionsFrom, userSessionOptions } from '../runtime-from-config.js';
-import { createBearerAuth } from './bearer-auth.js';
+import { bearerChallenge, createBearerAuth } from './bearer-auth.js';
 import { assertTenantRootsServable } from './check-tenant-roots.js';
 import { readJsonBody, sendJson, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
+import { createOriginGuard, normalizeOrigin, type OriginCheck } from './origin-guard.js';
 import { ServedSessions } from './served-sessions.js';
 
 /** Where MCP is served. */
@@ -25,6 +26,12 @@ export interface HttpServeOptions {
   host?: string;
   /** Overrides the config file's sandbox mode. */
   sandbox?: SandboxMode | undefined;
+  /**
+   * Browser origins allowed besides the server's own (`http://localhost:<port>`... when bound to loopback); a
+   * request with any other `Origin` gets 403. A request without `Origin` (a non-browser client) is not refused.
+   * @default []
+   */
+  allowedOrigins?: readonly string[];
   /** Where log lines go. @default stderr */
   log?: (line: string) => void;
 }
@@ -49,10 +56,13 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   const { config } = options;
   assertHttpServable(config);
   assertTenantRootsServable(config);
+  const allowedOrigins = (options.allowedOrigins ?? []).map((origin) => normalizeOrigin(origin));
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
   const rt = await createRuntime(runtimeOptionsFrom(config, { sandbox: options.sandbox }));
   const sessions = new ServedSessions(config.idleTimeoutMs, log);
-  const route = createRoute(config, rt, sessions);
+  // Set once listening: the guard needs the bound address and port (port 0 picks one).
+  let checkOrigin: ((headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) | undefined;
+  const route = createRoute(config, rt, sessions, (headers) => checkOrigin?.(headers) ?? { ok: false, message: 'the server is not listening yet' });
   const server = http.createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       log(`request failed: ${toPlainError(error).message}`);
@@ -67,6 +77,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     throw error;
   }
   const address = server.address() as AddressInfo;
+  checkOrigin = createOriginGuard({ address: address.address, port: address.port }, allowedOrigins);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
@@ -86,13 +97,16 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   };
 }
 
-function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions) {
+function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions, checkOrigin: (headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) {
   const authenticate = createBearerAuth(config.tokens);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Before anything else, so a rebinding page learns nothing, not even which paths exist.
+    const origin = checkOrigin({ host: req.headers.host, origin: req.headers.origin });
+    if (!origin.ok) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${origin.message}`);
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname !== MCP_PATH) return sendJson(res, 404, { error: 'not_found', message: `nothing at ${pathname}; MCP is served at ${MCP_PATH}` });
     const auth = authenticate(req.headers.authorization);
-    if (!auth.ok) return sendJson(res, 401, { error: 'unauthorized', message: auth.message }, { 'www-authenticate': 'Bearer realm="toolwarden"' });
+    if (!auth.ok) return sendJsonRpcError(res, 401, -32000, `Unauthorized: ${auth.message}`, null, { 'www-authenticate': bearerChallenge(auth) });
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const served = sessions.find(sessionId, auth.user);

@@ -13,6 +13,7 @@ const OPTIONS = {
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
   config: { type: 'string' },
   sandbox: { type: 'string' },
   workspace: { type: 'string' },
@@ -23,7 +24,7 @@ const OPTIONS = {
 } as const;
 
 const STDIO_ONLY = ['workspace', 'tools', 'read-root', 'mcp', 'user'] as const;
-const HTTP_ONLY = ['port', 'host'] as const;
+const HTTP_ONLY = ['port', 'host', 'allow-origin'] as const;
 
 /**
  * `toolwarden serve`: one session over stdio, or many users' sessions over Streamable HTTP with `--http`.
@@ -46,7 +47,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   const log = (line: string): void => io.stderr(`toolwarden: ${line}\n`);
   if (flags.http) {
     if (config === undefined) throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve --http: --config FILE is required (tokens and tenants come from it)');
-    const server = await startHttpServer({ config, port, host: flags.host ?? '127.0.0.1', sandbox, log });
+    const server = await startHttpServer({ config, port, host: flags.host ?? '127.0.0.1', sandbox, log, allowedOrigins: flags['allow-origin'] ?? [] });
     log(`serving MCP over Streamable HTTP at ${server.url}`);
     await untilSignal(() => server.close(), log);
     return EXIT.ok;
