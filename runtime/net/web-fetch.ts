@@ -5,6 +5,7 @@ import { decodeBody } from '../../src/net/http-body.js';
 import type { NetPermission } from '../../src/net/net-permission.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
 import { REDIRECT_STATUSES, sendPinnedRequest } from './pinned-request.js';
+import { headersAfterRedirect, type RedirectBody } from './redirect-headers.js';
 import { resolveVettedAddress, systemLookup, type HostLookup } from './resolve-vetted.js';
 
 /** Options the broker supplies to {@link webFetch}. */
@@ -25,7 +26,6 @@ export interface WebFetchOptions {
 export const MAX_REDIRECTS = 5;
 
 const SAFE_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-disposition', 'last-modified', 'etag', 'cache-control', 'expires', 'date', 'location', 'retry-after'];
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /**
  * The `web_fetch` tool: checks the host (and its DNS answers) before connecting and on every redirect, connects
@@ -63,11 +63,13 @@ async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptio
     if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
     const next = parseHttpUrl(location, url);
     // Browsers turn a redirected POST into a GET for 301-303; 307/308 keep the method and body.
+    let bodyFate: RedirectBody = body === undefined ? 'none' : 'resent';
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = method === 'HEAD' ? 'HEAD' : 'GET';
+      if (body !== undefined) bodyFate = 'dropped';
       body = undefined;
     }
-    if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+    headers = headersAfterRedirect(headers, url, next, bodyFate);
     url = next;
   }
 }
