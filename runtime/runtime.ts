@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
 import { narrowPermissions, validatePermissionSpec, type Decision } from '../src/policy/index.js';
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
+import { auditOutcome, pathGuardRule, PATH_GUARD_CODES } from '../src/audit/index.js';
 import { createAuditSink } from './audit/index.js';
 import { describeCall } from './call-subject.js';
 import { planCall } from './call-plan.js';
@@ -238,8 +239,7 @@ export class Runtime {
     admit: (session, name, args) => this.#admit(session, name, args),
     record: (session, name, args, result, durationMs, admission) => {
       if (this.#options.audit === undefined) return;
-      const decision: Decision | 'error' = admission.decision === 'deny' ? 'deny' : result.isError && isRefusal(result) ? 'deny' : result.isError ? 'error' : 'allow';
-      const rule = admission.rule ?? (typeof result.structuredContent?.['rule'] === 'string' ? result.structuredContent['rule'] : undefined);
+      const { decision, rule } = auditOutcome(admission, result);
       this.#services.audit.emit({
         time: new Date(Date.now() - durationMs).toISOString(),
         sessionId: session.id,
@@ -308,7 +308,8 @@ export class Runtime {
       return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args)) };
     } catch (error) {
       const plain = toPlainError(error);
-      return { decision: 'deny', rule: 'path guard', refusal: errorResult(plain.code, plain.message) };
+      const rule = PATH_GUARD_CODES.includes(plain.code) ? pathGuardRule(plain.code) : `admission:${plain.code}`;
+      return { decision: 'deny', rule, refusal: errorResult(plain.code, plain.message) };
     }
   }
 
@@ -357,12 +358,6 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     throw error;
   }
   return runtime;
-}
-
-/** Whether a failed result is a refusal (a rule, the approver, the capability or a static check decided it). */
-function isRefusal(result: ToolResult): boolean {
-  const byRule = typeof result.structuredContent?.['rule'] === 'string';
-  return byRule || result.code === 'POLICY_DENIED' || result.code === 'APPROVAL_DENIED' || result.code === 'TOOL_NOT_ALLOWED';
 }
 
 function normalizeKey(key: Uint8Array | string | undefined): Uint8Array {

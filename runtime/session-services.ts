@@ -4,6 +4,7 @@ import { resolveShellCharset, type CharsetProbe } from '../src/charset.js';
 import { buildChildEnv } from '../src/child-env.js';
 import type { BrokerApi } from '../src/protocol.js';
 import type { ToolResult } from '../src/tool-result.js';
+import { auditOutcome } from '../src/audit/index.js';
 import type { AuditSink } from './audit/index.js';
 import { createBroker } from './broker/broker.js';
 import { SessionPaths } from './broker/session-paths.js';
@@ -113,8 +114,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
         ...(capability.user === undefined ? {} : { user: capability.user }),
         tool,
         args,
-        decision: admission.decision === 'deny' ? 'deny' : result.isError ? 'error' : 'allow',
-        ...(admission.rule === undefined ? {} : { rule: admission.rule }),
+        ...auditOutcome(admission, result),
         ...(result.code === undefined ? {} : { code: result.code }),
         durationMs: Math.round(durationMs * 1000) / 1000,
         result: result.content.map((c) => c.text).join('\n'),

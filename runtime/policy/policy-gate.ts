@@ -1,3 +1,4 @@
+import { APPROVAL_RULES } from '../../src/audit/index.js';
 import { toPlainError } from '../../src/errors.js';
 import { decide, subjectKey, type ApprovalMemory, type ApprovalOption, type Decision, type PermissionSpec, type PolicySubject } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
@@ -31,7 +32,10 @@ export interface GateSession {
   memory: ApprovalMemory;
 }
 
-/** A gate's outcome: the decision and rule for the audit log, and the refusal when the call may not run. */
+/**
+ * A gate's outcome: the decision and rule for the audit log, and the refusal when the call may not run. A call the
+ * approver allowed has the answer as its rule ({@link APPROVAL_RULES}), not the rule that asked.
+ */
 export interface GateOutcome {
   decision: Decision;
   rule: string;
@@ -64,7 +68,7 @@ export class PolicyGate {
   async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>): Promise<GateOutcome> {
     const verdict = decide({ host: this.#host, session: session.permissions }, subject, session.memory);
     const where = verdict.item ? ` (for '${verdict.item}')` : '';
-    if (verdict.decision === 'allow') return { decision: 'allow', rule: verdict.rule };
+    if (verdict.decision === 'allow') return { decision: 'allow', rule: verdict.gate === 'remembered' ? APPROVAL_RULES.remembered : verdict.rule };
     if (verdict.decision === 'deny') {
       return { decision: 'deny', rule: verdict.rule, refusal: errorResult('POLICY_DENIED', `${subject.tool} denied by ${verdict.rule}${where}`, { rule: verdict.rule }) };
     }
@@ -90,14 +94,12 @@ export class PolicyGate {
       const message = toPlainError(error).message;
       return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver failed: ${message}`, { rule: verdict.rule }) };
     }
-    if (answer === 'allow' || (answer === 'allow-always' && verdict.options.includes('allow-always'))) {
-      if (answer === 'allow-always') session.memory.remember(subjectKey(subject));
-      return { decision: 'allow', rule: `approved (${String(answer)}) after ${verdict.rule}` };
+    if (answer === 'allow-always' && verdict.options.includes('allow-always')) {
+      session.memory.remember(subjectKey(subject));
+      return { decision: 'allow', rule: APPROVAL_RULES.always };
     }
-    if (answer === 'allow-always') {
-      // Offered only 'allow' and 'deny' (dangerous removal): an 'allow-always' is an allow for this call alone.
-      return { decision: 'allow', rule: `approved once (allow-always is never remembered here) after ${verdict.rule}` };
-    }
+    // Offered only 'allow' and 'deny' (dangerous removal), an 'allow-always' is an allow for this call alone.
+    if (answer === 'allow' || answer === 'allow-always') return { decision: 'allow', rule: APPROVAL_RULES.once };
     return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`, { rule: verdict.rule }) };
   }
 }

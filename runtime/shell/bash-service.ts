@@ -74,7 +74,7 @@ export class BashService {
     const limits = this.#options.capability.limits;
     switch (request.action) {
       case 'exec': {
-        const cwd = await this.#admitCommand(request.command, request.cwd, args);
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
         const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
         const outcome = await execCommand({
           command: request.command,
@@ -86,12 +86,12 @@ export class BashService {
           shell: this.#options.shell,
           wrap: this.#wrap,
         });
-        return formatExecResult(request.command, outcome, timeoutMs, []);
+        return withRule(formatExecResult(request.command, outcome, timeoutMs, []), rule);
       }
       case 'start': {
-        const cwd = await this.#admitCommand(request.command, request.cwd, args);
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
         const snapshot = await this.#processes().start(request.command, cwd);
-        return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot });
+        return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot, admittedBy: rule });
       }
       case 'status': {
         const snapshot = this.#processes().status(request.processId);
@@ -118,8 +118,8 @@ export class BashService {
     }
   }
 
-  /** The static check, then the rules and approvals; returns the checked working directory. */
-  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>): Promise<string> {
+  /** The static check, then the rules and approvals; returns the checked working directory and the deciding rule. */
+  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>): Promise<{ cwd: string; rule: string }> {
     const { paths, gate, gateSession, sandbox, env } = this.#options;
     const cwd = paths.workingDirectory(cwdInput ?? '.');
     if (!fs.existsSync(cwd)) throw new ToolwardenError('NOT_FOUND', `cwd ${cwdInput} does not exist`);
@@ -135,7 +135,7 @@ export class BashService {
       const text = outcome.refusal.content[0]?.text ?? '';
       throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', text.replace(/^[A-Z_]+: /, ''), { rule: outcome.rule });
     }
-    return cwd;
+    return { cwd, rule: outcome.rule };
   }
 
   readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
@@ -181,4 +181,12 @@ export class BashService {
 function describeSnapshot(s: ProcessSnapshot): string {
   const end = s.status === 'running' ? '' : `, ${s.signal ? `signal ${s.signal}` : `exit code ${s.exitCode}`}, ended ${s.endedAt}`;
   return `${s.processId} [${s.status}] pid ${s.pid ?? '-'}, started ${s.startedAt}${end}: ${s.command}`;
+}
+
+/**
+ * The result with the rule that admitted the command as `admittedBy`, which the runtime puts in the audit event
+ * (bash is decided here, not at admission); a refusal names its rule as `rule` instead.
+ */
+function withRule(result: ToolResult, rule: string): ToolResult {
+  return { ...result, structuredContent: { ...result.structuredContent, admittedBy: rule } };
 }
