@@ -22,7 +22,7 @@ interface Reply {
 function send(url: string, headers: Record<string, string>, body = INITIALIZE, method = 'POST', urlPath = '/mcp'): Promise<Reply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: target.hostname, port: target.port, path: urlPath, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+    const req = http.request({ host: target.hostname.replace(/^\[(.*)\]$/, '$1'), port: target.port, path: urlPath, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
@@ -126,6 +126,22 @@ describe('serve --http refuses foreign origins', () => {
 
   it('normalizes an allowed origin to the form browsers send', () => {
     expect(normalizeOrigin('HTTP://App.Example:80/')).toBe('http://app.example');
+  });
+});
+
+describe('serve --http bound to IPv6 loopback', () => {
+  it('accepts loopback names with its port and refuses others', async (context) => {
+    const config = parseServeConfig({ tenants: { dora: { workspaceRoot: 'ws' } }, tokens: { [TOKEN]: 'dora' }, sandbox: 'off' }, home.root);
+    const v6 = await startHttpServer({ config, port: 0, host: '::1', log: () => undefined }).catch(() => undefined);
+    if (v6 === undefined) return context.skip();
+    try {
+      const p = Number(new URL(v6.url).port);
+      expect(v6.url).toBe(`http://[::1]:${p}/mcp`);
+      for (const host of [`[::1]:${p}`, `localhost:${p}`, `127.0.0.1:${p}`]) expect((await send(v6.url, { host })).status).toBe(401);
+      for (const host of [`evil.example.com:${p}`, `[::2]:${p}`, `[::1]:${p + 1}`]) expect((await send(v6.url, { host })).status).toBe(403);
+    } finally {
+      await v6.close();
+    }
   });
 });
 
