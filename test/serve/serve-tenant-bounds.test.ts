@@ -42,6 +42,20 @@ describe('serve --http checks every tenant root before it starts', () => {
   });
 });
 
+describe('the config file tenant field allowOutsideWorkspace', () => {
+  it('is a boolean, default false', () => {
+    expect(config({ bob: { workspaceRoot: 'bob', allowOutsideWorkspace: true } }).tenants['bob']).toMatchObject({ allowOutsideWorkspace: true });
+    expect(() => config({ bob: { workspaceRoot: 'bob', allowOutsideWorkspace: 'yes' } })).toThrow(/tenants\.bob\.allowOutsideWorkspace must be a boolean/);
+  });
+
+  it('lets a session of that user ask for outside access, and only that user', async () => {
+    const cfg = config({ bob: { workspaceRoot: 'bob', allowOutsideWorkspace: true }, alice: { workspaceRoot: 'alice' } });
+    const served = await serveStdio({ session: { user: 'bob', allowOutsideWorkspace: true }, config: cfg, log: () => undefined });
+    await served.close();
+    await expect(serveStdio({ session: { user: 'alice', allowOutsideWorkspace: true }, config: cfg, log: () => undefined })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringMatching(/allowOutsideWorkspace/) });
+  });
+});
+
 describe('serve --user (stdio) holds the session to the tenant', () => {
   it.each([
     ['/', '/'],
