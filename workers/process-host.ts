@@ -8,7 +8,8 @@
  * on Node before 25 (the network) is narrowed only casually, by removing the network globals as a worker does.
  */
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import type { BrokerApi, ToolHostApi } from '../src/protocol.js';
+import type { ToolHostApi } from '../src/protocol.js';
+import { createBrokerClient } from './broker-client.js';
 import { IpcChannels } from '../runtime/isolation/ipc-channels.js';
 import { isProcessBind, type ProcessControlMessage } from '../runtime/isolation/process-protocol.js';
 
@@ -29,10 +30,11 @@ let bound = false;
 process.on('message', (message: unknown) => {
   if (channels.deliver(message) || bound || !isProcessBind(message)) return;
   bound = true;
-  const broker = Comlink.wrap<BrokerApi>(channels.endpoint('broker')) as unknown as BrokerApi;
-  const host = toolHost.then(({ createToolHost }) => createToolHost(broker, message.session, loadProcessRestriction));
+  const brokerChannel = channels.endpoint('broker');
+  const brokerFor = createBrokerClient({ post: (request) => brokerChannel.postMessage(request), listen: (listener) => brokerChannel.addEventListener('message', (event: Event) => listener((event as MessageEvent).data)) });
+  const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session, loadProcessRestriction));
   const api: ToolHostApi = {
-    callTool: async (name, args, prefetched) => (await host).callTool(name, args, prefetched),
+    callTool: async (name, args, callId, prefetched) => (await host).callTool(name, args, callId, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
   Comlink.expose(api, channels.endpoint('host'));

@@ -7,7 +7,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
+import { PROTOCOL_VERSION, type BindMessage, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
+import { createBrokerClient } from './broker-client.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -21,10 +22,11 @@ port.once('message', (message: BindMessage) => {
     return;
   }
   const ports = workerData as WorkerPorts;
-  const broker = Comlink.wrap<BrokerApi>(nodeEndpoint(ports.brokerPort as MessagePort)) as unknown as BrokerApi;
-  const host = toolHost.then(({ createToolHost }) => createToolHost(broker, message.session));
+  const brokerPort = ports.brokerPort as MessagePort;
+  const brokerFor = createBrokerClient({ post: (request) => brokerPort.postMessage(request), listen: (listener) => brokerPort.on('message', listener) });
+  const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session));
   const api: ToolHostApi = {
-    callTool: async (name, args, prefetched) => (await host).callTool(name, args, prefetched),
+    callTool: async (name, args, callId, prefetched) => (await host).callTool(name, args, callId, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
   Comlink.expose(api, nodeEndpoint(ports.hostPort as MessagePort));

@@ -25,15 +25,14 @@ export class IpcChannels {
     return true;
   }
 
-  /** A comlink endpoint for one channel; `accept` drops incoming messages it refuses. */
-  endpoint(channel: ChannelName, accept: (data: unknown) => boolean = () => true): Endpoint {
+  /** A comlink-shaped endpoint for one channel. */
+  endpoint(channel: ChannelName): Endpoint {
     const listeners = this.#listeners[channel];
     const wrapped = new Map<Handler, Deliver>();
     return {
       postMessage: (data: unknown) => this.#send({ type: 'channel', channel, data }),
       addEventListener: (_type: string, handler: Handler) => {
         const deliver: Deliver = (data) => {
-          if (!accept(data)) return;
           const event = { data } as MessageEvent;
           if (typeof handler === 'function') handler(event);
           else handler.handleEvent(event);
