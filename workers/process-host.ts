@@ -7,9 +7,9 @@
  * permission model (rightly) refuses. The permission model is the boundary in this process; what it does not cover
  * on Node before 25 (the network) is narrowed only casually, by removing the network globals as a worker does.
  */
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import type { ToolHostApi } from '../src/protocol.js';
 import { createBrokerClient } from './broker-client.js';
+import { serveToolHost } from './tool-host-server.js';
 import { IpcChannels } from '../runtime/isolation/ipc-channels.js';
 import { isProcessBind, type ProcessControlMessage } from '../runtime/isolation/process-protocol.js';
 
@@ -30,14 +30,13 @@ let bound = false;
 process.on('message', (message: unknown) => {
   if (channels.deliver(message) || bound || !isProcessBind(message)) return;
   bound = true;
-  const brokerChannel = channels.endpoint('broker');
-  const brokerFor = createBrokerClient({ post: (request) => brokerChannel.postMessage(request), listen: (listener) => brokerChannel.addEventListener('message', (event: Event) => listener((event as MessageEvent).data)) });
+  const brokerFor = createBrokerClient(channels.transport('broker'));
   const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session, loadProcessRestriction));
   const api: ToolHostApi = {
     callTool: async (name, args, callId, prefetched) => (await host).callTool(name, args, callId, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
-  Comlink.expose(api, channels.endpoint('host'));
+  serveToolHost(api, channels.transport('host'));
   post({ type: 'bound' } satisfies ProcessControlMessage);
 });
 

@@ -5,10 +5,9 @@
  * binding it costs the main thread one small message. Everything outside the worker goes through the broker.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { PROTOCOL_VERSION, type BindMessage, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
 import { createBrokerClient } from './broker-client.js';
+import { serveToolHost } from './tool-host-server.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -29,7 +28,8 @@ port.once('message', (message: BindMessage) => {
     callTool: async (name, args, callId, prefetched) => (await host).callTool(name, args, callId, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
-  Comlink.expose(api, nodeEndpoint(ports.hostPort as MessagePort));
+  const hostPort = ports.hostPort as MessagePort;
+  serveToolHost(api, { post: (reply) => hostPort.postMessage(reply), listen: (listener) => hostPort.on('message', listener) });
   port.postMessage({ type: 'bound' });
 });
 

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
 import { PROTOCOL_VERSION, type BoundSessionInfo, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { WorkerEnd } from '../workers/bound-worker.js';
 import type { ToolHostConnection } from '../workers/tool-host-connection.js';
+import { ToolHostClient } from '../workers/tool-host-client.js';
 import type { BrokerServer } from '../broker/broker-server.js';
 import { IpcChannels } from './ipc-channels.js';
 import type { ProcessControlMessage } from './process-protocol.js';
@@ -16,7 +16,7 @@ import type { ToolProcess } from './start-tool-process.js';
  */
 export class BoundProcess implements ToolHostConnection {
   readonly #process: ToolProcess;
-  readonly #host: Comlink.Remote<ToolHostApi>;
+  readonly #host: ToolHostClient;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
   readonly #onEnd: (end: WorkerEnd) => void;
   #ended: WorkerEnd | undefined;
@@ -32,9 +32,9 @@ export class BoundProcess implements ToolHostConnection {
     };
     const channels = new IpcChannels(send);
     child.on('message', (message: unknown) => channels.deliver(message));
-    const brokerChannel = channels.endpoint('broker');
-    brokerChannel.addEventListener('message', (event: Event) => broker((event as MessageEvent).data, (response) => brokerChannel.postMessage(response)));
-    this.#host = Comlink.wrap<ToolHostApi>(channels.endpoint('host'));
+    const brokerChannel = channels.transport('broker');
+    brokerChannel.listen((data) => broker(data, (response) => brokerChannel.post(response)));
+    this.#host = new ToolHostClient(channels.transport('host'));
     let lastError = '';
     child.on('error', (error) => {
       lastError = error.message;

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, type BoundSessionInfo } from '../../src/protocol.js';
  */
 export type ChannelName = 'broker' | 'host';
 
-/** One comlink message of one logical channel. */
+/** One message of one logical channel (the broker protocol, or the tool host protocol). */
 export interface ChannelEnvelope {
   type: 'channel';
   channel: ChannelName;

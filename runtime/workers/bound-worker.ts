@@ -1,11 +1,10 @@
 import type { MessagePort } from 'node:worker_threads';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { PROTOCOL_VERSION, type BindMessage, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { IdleWorker } from './worker-pool.js';
 import type { BrokerServer } from '../broker/broker-server.js';
 import type { ToolHostConnection } from './tool-host-connection.js';
+import { ToolHostClient } from './tool-host-client.js';
 
 /** Why a bound worker stopped. */
 export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
@@ -17,7 +16,7 @@ export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: stri
  */
 export class BoundWorker implements ToolHostConnection {
   readonly #idle: IdleWorker;
-  readonly #host: Comlink.Remote<ToolHostApi>;
+  readonly #host: ToolHostClient;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
   readonly #brokerPort: MessagePort;
   readonly #hostPort: MessagePort;
@@ -31,7 +30,8 @@ export class BoundWorker implements ToolHostConnection {
     this.#hostPort = idle.hostPort;
     const brokerPort = idle.brokerPort;
     brokerPort.on('message', (data: unknown) => broker(data, (response) => brokerPort.postMessage(response)));
-    this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(idle.hostPort));
+    const hostPort = idle.hostPort;
+    this.#host = new ToolHostClient({ post: (message) => hostPort.postMessage(message), listen: (listener) => hostPort.on('message', listener) });
     const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, session };
     // Posted after the open returns (waking the worker costs a tenth of a millisecond); calls made before it lands
     // wait in the tool host port, which the worker starts reading only once it is bound.
@@ -104,7 +104,7 @@ export class BoundWorker implements ToolHostConnection {
     this.#ended = end;
     for (const settle of this.#pending) settle(end);
     this.#pending.clear();
-    this.#host[Comlink.releaseProxy]();
+    this.#host.close(end.detail);
     this.#brokerPort.close();
     this.#hostPort.close();
     this.#onEnd(end);

@@ -4,7 +4,8 @@ import type { WorkerEnd } from './bound-worker.js';
 
 /**
  * A session's tool host as the session sees it, wherever it runs: a worker thread ({@link BoundWorker}) or a child
- * process under Node's permission model (BoundProcess). Both speak the same protocols (comlink for the tool host, src/protocol/broker.ts for the broker).
+ * process under Node's permission model (BoundProcess). Both speak the same protocols
+ * (src/protocol/tool-host.ts to the tool host, src/protocol/broker.ts to the broker), one standing listener each.
  */
 export interface ToolHostConnection {
   /** Whether the host is still usable; a dead one is replaced on the next call. */
