@@ -8,11 +8,21 @@ const CTX_REQUESTS = new Set<BrokerRequest['type']>(['ctxFs', 'ctxExec', 'ctxFet
 /**
  * Whether a broker request lies within the admission of the call it names; the reason when not. A built-in tool's
  * call may ask only for the operations its code uses, on the very paths (and content, pattern, command) it was
- * admitted with: the worker's tool code sends what it received, so anything else is not that call's request. A host
- * tool's call may make `ctx` requests only, which the broker checks against the rules one by one.
+ * admitted with, each once: the worker's tool code sends what it received, one request per operation (per path for
+ * apply_patch's reads), so anything else, a replay included, is not that call's request. A host tool's call may make
+ * `ctx` requests only, which the broker checks against the rules one by one. Records what it lets through.
  */
 export function refusalOfGrant(grant: CallGrant, request: BrokerRequest): string | undefined {
   if (grant.hostTool) return CTX_REQUESTS.has(request.type) ? undefined : notFor(grant, request);
+  const refusal = refusalOfBuiltin(grant, request);
+  if (refusal !== undefined) return refusal;
+  const key = request.type === 'readFile' ? `readFile:${request.path}` : request.type;
+  if (grant.served.has(key)) return `broker request ${request.type} was already served for ${grant.tool} call ${grant.callId}`;
+  grant.served.add(key);
+  return undefined;
+}
+
+function refusalOfBuiltin(grant: CallGrant, request: BrokerRequest): string | undefined {
   const { args } = grant;
   const same = (field: string, value: unknown): boolean => sameValue(args[field], value);
   switch (request.type) {

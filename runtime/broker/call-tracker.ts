@@ -8,6 +8,8 @@ export interface CallGrant {
   readonly args: Readonly<Record<string, unknown>>;
   /** A host-defined tool: its `ctx` requests are served, each through the rules. */
   readonly hostTool: boolean;
+  /** The built-in requests already served for this call: each is served once (see refusalOfGrant). */
+  readonly served: Set<string>;
 }
 
 /**
@@ -27,7 +29,7 @@ export class CallTracker {
   /** Records an admitted call as in flight under a fresh id; `leave` ends it (idempotent). */
   enter(tool: string, args: Record<string, unknown>): { callId: string; leave: () => void } {
     const callId = randomUUID();
-    this.#grants.set(callId, Object.freeze({ callId, tool, args, hostTool: this.#isHostTool(tool) }));
+    this.#grants.set(callId, Object.freeze({ callId, tool, args, hostTool: this.#isHostTool(tool), served: new Set<string>() }));
     return { callId, leave: () => void this.#grants.delete(callId) };
   }
 

@@ -106,6 +106,18 @@ describe('per-call broker capabilities', () => {
     expect(h.admitted).toEqual(['read_file']);
   });
 
+  it('serves each request of a built-in call once: a replay is refused', async () => {
+    const h = setUp();
+    const write = h.calls.enter('write_file', { path: 'once.txt', content: 'x' });
+    const asked = request(write.callId, { type: 'writeFile', path: 'once.txt', content: 'x' });
+    expect(await h.send(asked)).toMatchObject({ ok: true });
+    expect(await h.send(asked)).toMatchObject({ ok: false, error: { code: 'BROKER_REFUSED', message: expect.stringContaining('already served') } });
+    const bash = h.calls.enter('bash', { command: 'true' });
+    expect(await h.send(request(bash.callId, { type: 'bash', args: { command: 'true' } }))).toMatchObject({ content: [{ text: 'ran true' }] });
+    expect(await h.send(request(bash.callId, { type: 'bash', args: { command: 'true' } }))).toMatchObject({ isError: true, code: 'BROKER_REFUSED' });
+    expect(h.refusals).toHaveLength(2);
+  });
+
   type Ids = { read: string; write: string; host: string; finished: string; otherSession: string };
   const FORGED: [string, (ids: Ids) => unknown][] = [
     ['a denied path under a read_file id', ({ read }) => request(read, { type: 'readFileStrict', path: 'secret/s.txt' })],
