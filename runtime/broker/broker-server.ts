@@ -44,9 +44,15 @@ export function createBrokerServer(broker: BrokerApi, calls: CallTracker, refuse
       reason = parsed.reason;
     }
     const { seq, callId, type } = parsed.ok ? parsed.request : parsed;
-    refused({ type: typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string' ? (data as { type: string }).type : type, callId, tool, reason });
+    refused({ type: sentType(data) ?? type, callId, tool, reason });
     if (seq !== undefined) reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq, reply: failure(type, { code: 'BROKER_REFUSED', message: reason }) });
   };
+}
+
+/** The type a message says it has, cut short: the audit records it, and the sender chose it. */
+function sentType(data: unknown): string | undefined {
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type.slice(0, 64) : undefined;
 }
 
 /** A failure in the reply shape the request type expects. */

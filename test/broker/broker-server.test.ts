@@ -177,6 +177,12 @@ describe('per-call broker capabilities', () => {
     expect(({} as Record<string, unknown>)['tw_polluted']).toBeUndefined();
   });
 
+  it('records at most 64 characters of a type the sender made up', async () => {
+    const h = setUp();
+    await h.send(request('x', { type: 'y'.repeat(100_000) }));
+    expect(h.refusals[0]?.type).toBe('y'.repeat(64));
+  });
+
   it('refuses what a compromised worker thread posts on its broker port, and serves its legitimate request', async () => {
     const h = setUp();
     const { callId } = h.calls.enter('read_file', { path: 'a.txt' });

@@ -68,3 +68,17 @@ describe("isolation: 'process': tool code forging broker requests while an allow
     for (const event of refused) expect(event).toMatchObject({ decision: 'deny', rule: 'call capability', sessionId: session.id });
   });
 });
+
+describe('a call id dies with its call', () => {
+  it.each(['worker', 'process'] as const)("a ctx kept past the end of its call is refused (isolation: '%s')", async (isolation) => {
+    const lingering = await rt.openSession({ workspaceRoot: ws.root, tools: ['linger', 'linger_result'], toolModules: [FORGE], isolation });
+    try {
+      expect(textOf(await lingering.call('linger'))).toBe('returned');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(textOf(await lingering.call('linger_result'))).toBe('BROKER_REFUSED');
+      expect(events.some((event) => event.sessionId === lingering.id && event.code === 'BROKER_REFUSED' && event.tool === 'broker:ctxFs')).toBe(true);
+    } finally {
+      await lingering.close();
+    }
+  });
+});
