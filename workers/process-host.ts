@@ -11,7 +11,7 @@ import type { ToolHostApi } from '../src/protocol.js';
 import { createBrokerClient } from './broker-client.js';
 import { serveToolHost } from './tool-host-server.js';
 import { IpcChannels } from '../runtime/isolation/ipc-channels.js';
-import { isProcessBind, type ProcessControlMessage } from '../runtime/isolation/process-protocol.js';
+import { isProcessBind, type ProcessControlMessage } from '../src/protocol/process-ipc.js';
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('process-host must run as a forked child with an IPC channel');

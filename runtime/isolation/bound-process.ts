@@ -6,7 +6,7 @@ import type { ToolHostConnection } from '../workers/tool-host-connection.js';
 import { ToolHostClient } from '../workers/tool-host-client.js';
 import type { BrokerServer } from '../broker/broker-server.js';
 import { IpcChannels } from './ipc-channels.js';
-import type { ProcessControlMessage } from './process-protocol.js';
+import type { ProcessControlMessage } from '../../src/protocol/process-ipc.js';
 import type { ToolProcess } from './start-tool-process.js';
 
 /**

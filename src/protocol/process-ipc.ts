@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type BoundSessionInfo } from '../../src/protocol.js';
+import { PROTOCOL_VERSION, type BoundSessionInfo } from '../protocol.js';
 
 /**
  * Messages on the IPC channel between the runtime and a tool host process. MessagePorts cannot cross IPC, so the two
