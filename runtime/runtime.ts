@@ -199,7 +199,7 @@ export class Runtime {
     let services: SessionServices | undefined;
     try {
       services = await createSessionServices(this.#services, capability);
-      const session = new Session(capability, token, this.#sessionHost, services.broker, services.calls);
+      const session = new Session(capability, token, this.#sessionHost, services.brokerServer, services.calls);
       // From here the session counts as open, not as opening.
       this.#opening.delete(capability.sid);
       this.#sessions.set(session.id, { session, services });

@@ -7,6 +7,7 @@ import type { ToolResult } from '../src/tool-result.js';
 import { auditOutcome } from '../src/audit/index.js';
 import type { AuditSink } from './audit/index.js';
 import { createBroker } from './broker/broker.js';
+import { createBrokerServer, type BrokerServer } from './broker/broker-server.js';
 import { SessionPaths } from './broker/session-paths.js';
 import { WriteQuota } from './broker/write-quota.js';
 import { McpAccess } from './mcp-access.js';
@@ -37,10 +38,12 @@ export interface RuntimeServices {
 export interface SessionServices {
   readonly paths: SessionPaths;
   readonly broker: BrokerApi;
+  /** The broker as the session's worker or tool process reaches it: per-call capabilities, refusals audited. */
+  readonly brokerServer: BrokerServer;
   readonly bash: BashService;
   readonly mcp: McpAccess;
   readonly gateSession: GateSession;
-  /** The calls in flight, which decide what the broker serves. */
+  /** The calls in flight, each under its broker capability id. */
   readonly calls: CallTracker;
   /** web_fetch, run on the main thread. */
   fetch(args: Record<string, unknown>): Promise<ToolResult>;
@@ -98,7 +101,6 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     quota: new WriteQuota(capability.limits.writeQuotaBytes),
     limits: capability.limits,
     walk: runtime.walk,
-    calls,
     bash: (args) => bash.handle(args),
     fetch,
     mcp: (tool, args) => mcp.call(tool, args),
@@ -122,5 +124,19 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     },
     log: (level, message, data) => log('ctx.log', { level, message, data }, message),
   });
-  return { paths, broker, bash, mcp, gateSession, calls, fetch };
+  const brokerServer = createBrokerServer(broker, calls, (refusal) => {
+    runtime.audit.emit({
+      time: new Date().toISOString(),
+      sessionId: capability.sid,
+      ...(capability.user === undefined ? {} : { user: capability.user }),
+      tool: `broker:${refusal.type ?? '?'}`,
+      args: { callId: refusal.callId ?? null, ...(refusal.tool === undefined ? {} : { callTool: refusal.tool }) },
+      decision: 'deny',
+      rule: 'call capability',
+      code: 'BROKER_REFUSED',
+      durationMs: 0,
+      result: refusal.reason,
+    });
+  });
+  return { paths, broker, brokerServer, bash, mcp, gateSession, calls, fetch };
 }

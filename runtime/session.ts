@@ -2,7 +2,8 @@ import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
-import type { BrokerApi, Prefetched } from '../src/protocol.js';
+import type { Prefetched } from '../src/protocol.js';
+import type { BrokerServer } from './broker/broker-server.js';
 import type { CallTracker } from './broker/call-tracker.js';
 import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
 import type { ToolHostConnection } from './workers/tool-host-connection.js';
@@ -52,7 +53,7 @@ export class Session {
   readonly capability: Capability;
   #token: string | (() => string);
   readonly #host: SessionHost;
-  readonly #broker: BrokerApi;
+  readonly #broker: BrokerServer;
   #worker: Promise<ToolHostConnection> | undefined;
   #closed = false;
   #inFlight = 0;
@@ -60,7 +61,7 @@ export class Session {
   readonly #toolListeners = new Set<() => void>();
 
   /** @internal created by the runtime */
-  constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerApi, calls: CallTracker) {
+  constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerServer, calls: CallTracker) {
     this.#calls = calls;
     this.id = capability.sid;
     this.capability = capability;
@@ -154,19 +155,22 @@ export class Session {
       return errorResult('CALL_LIMIT', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
     }
     this.#inFlight += 1;
-    const leave = this.#calls.enter(name);
+    let leave: (() => void) | undefined;
     try {
       Object.assign(admission, await this.#host.admit(this, name, args));
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       if (admission.direct) return await admission.direct();
       const worker = await this.#currentWorker();
-      return await worker.call(name, args, this.capability.limits.toolTimeoutMs, admission.prefetched);
+      // The call's broker capability: its requests are served only under this id, and only while it runs.
+      const call = this.#calls.enter(name, args);
+      leave = call.leave;
+      return await worker.call(name, args, this.capability.limits.toolTimeoutMs, call.callId, admission.prefetched);
     } catch (error) {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);
     } finally {
-      leave();
+      leave?.();
       this.#inFlight -= 1;
     }
   }

@@ -67,6 +67,12 @@ export const ERROR_CODES = [
   'PROCESS_EXITED',
   /** The caller cancelled the operation (its AbortSignal fired) before it finished. */
   'ABORTED',
+  /**
+   * A broker request from a session's worker or tool process was refused before the broker saw it: malformed, of an
+   * unknown type, or not within the admission of the in-flight call whose id it carries (an unknown, finished or
+   * other session's id, another tool's operation, another path).
+   */
+  'BROKER_REFUSED',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */

@@ -33,11 +33,11 @@ export interface ChangeStep {
 export type CtxFsOp = 'readFile' | 'writeFile' | 'editFile' | 'list' | 'stat' | 'glob' | 'grep';
 
 /**
- * What the broker offers a session's worker. Every method checks its request against the session's capability;
+ * What the broker offers a session's tool code. Every method checks its request against the session's capability;
  * nothing the worker sends can widen it. Paths are as the tool received them (the broker resolves them).
- * The first group serves the built-in tools and answers only while the runtime has admitted a call of a tool that
- * needs it; the `ctx*` group serves host tools' `ctx`, only while a host tool call is in flight, and applies the
- * permission rules and the audit to each request itself.
+ * The first group serves the built-in tools; the `ctx*` group serves host tools' `ctx` and applies the permission
+ * rules and the audit to each request itself. Across the thread or process boundary each method is one request of
+ * the broker protocol (src/protocol/broker.ts), served only within the admission of the call it names.
  */
 export interface BrokerApi {
   readFile(path: string): Promise<BrokerReply<BrokeredFile | undefined>>;
@@ -74,8 +74,11 @@ export interface Prefetched {
 
 /** What a session worker offers the main thread. */
 export interface ToolHostApi {
-  /** Runs a tool; `prefetched` carries broker answers the main thread computed with the call (see {@link Prefetched}). */
-  callTool(name: string, args: Record<string, unknown>, prefetched?: Prefetched): Promise<ToolResult>;
+  /**
+   * Runs a tool. `callId` is the call's broker capability: every broker request the call makes carries it (see
+   * src/protocol/broker.ts); `prefetched` carries broker answers the main thread computed with the call (see {@link Prefetched}).
+   */
+  callTool(name: string, args: Record<string, unknown>, callId: string, prefetched?: Prefetched): Promise<ToolResult>;
   /** Listing entries of the host tools this worker loaded. */
   describeHostTools(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]>;
 }

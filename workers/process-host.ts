@@ -7,10 +7,11 @@
  * permission model (rightly) refuses. The permission model is the boundary in this process; what it does not cover
  * on Node before 25 (the network) is narrowed only casually, by removing the network globals as a worker does.
  */
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import type { BrokerApi, ToolHostApi } from '../src/protocol.js';
+import type { ToolHostApi } from '../src/protocol.js';
+import { createBrokerClient } from './broker-client.js';
+import { serveToolHost } from './tool-host-server.js';
 import { IpcChannels } from '../runtime/isolation/ipc-channels.js';
-import { isProcessBind, type ProcessControlMessage } from '../runtime/isolation/process-protocol.js';
+import { isProcessBind, type ProcessControlMessage } from '../src/protocol/process-ipc.js';
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('process-host must run as a forked child with an IPC channel');
@@ -29,13 +30,13 @@ let bound = false;
 process.on('message', (message: unknown) => {
   if (channels.deliver(message) || bound || !isProcessBind(message)) return;
   bound = true;
-  const broker = Comlink.wrap<BrokerApi>(channels.endpoint('broker')) as unknown as BrokerApi;
-  const host = toolHost.then(({ createToolHost }) => createToolHost(broker, message.session, loadProcessRestriction));
+  const brokerFor = createBrokerClient(channels.transport('broker'));
+  const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session, loadProcessRestriction));
   const api: ToolHostApi = {
-    callTool: async (name, args, prefetched) => (await host).callTool(name, args, prefetched),
+    callTool: async (name, args, callId, prefetched) => (await host).callTool(name, args, callId, prefetched),
     describeHostTools: async () => (await host).describeHostTools(),
   };
-  Comlink.expose(api, channels.endpoint('host'));
+  serveToolHost(api, channels.transport('host'));
   post({ type: 'bound' } satisfies ProcessControlMessage);
 });
 

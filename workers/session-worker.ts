@@ -5,9 +5,9 @@
  * binding it costs the main thread one small message. Everything outside the worker goes through the broker.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
+import { PROTOCOL_VERSION, type BindMessage, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
+import { createBrokerClient } from './broker-client.js';
+import { serveToolHost } from './tool-host-server.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
@@ -21,13 +21,18 @@ port.once('message', (message: BindMessage) => {
     return;
   }
   const ports = workerData as WorkerPorts;
-  const broker = Comlink.wrap<BrokerApi>(nodeEndpoint(ports.brokerPort as MessagePort)) as unknown as BrokerApi;
-  const host = toolHost.then(({ createToolHost }) => createToolHost(broker, message.session));
+  const brokerPort = ports.brokerPort as MessagePort;
+  const brokerFor = createBrokerClient({ post: (request) => brokerPort.postMessage(request), listen: (listener) => brokerPort.on('message', listener) });
+  const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session));
+  // Once loaded, calls go straight to the host: awaiting the settled promise costs each call a few microtask turns.
+  let ready: ToolHostApi | undefined;
+  host.then((loaded) => (ready = loaded), () => undefined);
   const api: ToolHostApi = {
-    callTool: async (name, args, prefetched) => (await host).callTool(name, args, prefetched),
+    callTool: (name, args, callId, prefetched) => (ready ? ready.callTool(name, args, callId, prefetched) : host.then((loaded) => loaded.callTool(name, args, callId, prefetched))),
     describeHostTools: async () => (await host).describeHostTools(),
   };
-  Comlink.expose(api, nodeEndpoint(ports.hostPort as MessagePort));
+  const hostPort = ports.hostPort as MessagePort;
+  serveToolHost(api, { post: (reply) => hostPort.postMessage(reply), listen: (listener) => hostPort.on('message', listener) });
   port.postMessage({ type: 'bound' });
 });
 

@@ -1,21 +1,22 @@
 import { toPlainError } from '../src/errors.js';
-import type { BoundSessionInfo, BrokerApi, ToolHostApi } from '../src/protocol.js';
+import type { BoundSessionInfo, ToolHostApi } from '../src/protocol.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import { dispatchTool } from './tool-dispatch.js';
 import { withPrefetched } from './prefetched-broker.js';
+import type { BrokerForCall } from './broker-client.js';
 
 /**
  * The tool host of one session inside its worker: built-in tools, plus the session's host tool modules loaded under
  * import restrictions. Host-tool support (schema libraries, hooks) loads only when there are host tools: it doubles
- * the worker's start-up. `loadRestriction` gives what narrows host code's reach before it loads: in a worker, the
+ * the worker's start-up. Each call reaches the broker under its own call id (`brokerFor`). `loadRestriction` gives what narrows host code's reach before it loads: in a worker, the
  * import hooks (the default); an isolated process, where Node's permission model is the boundary, passes its own.
  */
-export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
+export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
-  let runHostTool: ((tool: DefinedTool, args: unknown) => Promise<ToolResult>) | undefined;
+  let runHostTool: ((tool: DefinedTool, args: unknown, callId: string) => Promise<ToolResult>) | undefined;
   let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
   if (info.toolModules.length > 0) {
     const [restrict, { loadHostTools }, runner, describer, contexts] = await Promise.all([
@@ -25,8 +26,8 @@ export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, 
       import('./host-tools/describe-tool.js'),
       import('./host-tools/tool-context.js'),
     ]);
-    const context = contexts.createSessionToolContext(broker, { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot });
-    runHostTool = (tool, args) => runner.runHostTool(tool, args, context, info.toolTimeoutMs);
+    const session = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
+    runHostTool = (tool, args, callId) => runner.runHostTool(tool, args, contexts.createSessionToolContext(brokerFor(callId), session), info.toolTimeoutMs);
     describeHostTool = describer.describeHostTool;
     restrict();
     try {
@@ -35,13 +36,13 @@ export async function createToolHost(broker: BrokerApi, info: BoundSessionInfo, 
       loadFailure = toPlainError(error).message;
     }
   }
-  const fileCtx = { broker, readMaxChars: info.readMaxChars };
   return {
-    callTool: async (name, args, prefetched) => {
+    callTool: async (name, args, callId, prefetched) => {
       const tool = hostTools.get(name);
-      if (tool && runHostTool) return runHostTool(tool, args);
+      if (tool && runHostTool) return runHostTool(tool, args, callId);
       if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
-      return dispatchTool(name, args, prefetched ? { ...fileCtx, broker: withPrefetched(broker, prefetched) } : fileCtx);
+      const broker = brokerFor(callId);
+      return dispatchTool(name, args, { broker: prefetched ? withPrefetched(broker, prefetched) : broker, readMaxChars: info.readMaxChars });
     },
     describeHostTools: async () => {
       if (loadFailure !== undefined) throw new Error(loadFailure);

@@ -49,9 +49,9 @@ async function runRoundTrip(context: ScenarioContext): Promise<ScenarioOutcome> 
     const noop = figureOf('session.call noop host tool', 'ms', samples.noop);
     return {
       rows: [
-        compareRow('read_file 4 KiB vs in-process fs.promises', read, fsPromises, { kind: 'max', limit: 1 }),
+        compareRow('read_file 4 KiB vs in-process fs.promises', read, fsPromises, { kind: 'max', limit: 0.6 }),
         infoRow('read_file 4 KiB vs raw postMessage', read, ping),
-        compareRow('no-op tool vs raw postMessage', noop, ping, { kind: 'max', limit: 2 }),
+        compareRow('no-op tool vs raw postMessage', noop, ping, { kind: 'max', limit: 1.2 }),
         infoRow("no-op tool, isolation 'process' vs worker", figureOf("session.call noop, isolation 'process'", 'ms', samples.noopIsolated), noop),
         infoRow('in-process readFileSync vs fs.promises', figureOf('in-process fs.readFileSync', 'ms', samples.readSync), fsPromises),
       ],

@@ -52,7 +52,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
   }
   return {
     rows: [
-      compareRow('warm open (idle worker from the pool)', figureOf(`openSession, idleWorkers: ${POOL_SIZE}`, 'ms', warm), bareFigure, { kind: 'max', limit: 0.01 }),
+      compareRow('warm open (idle worker from the pool)', figureOf(`openSession, idleWorkers: ${POOL_SIZE}`, 'ms', warm), bareFigure, { kind: 'max', limit: 0.005 }),
       compareRow('cold open (no idle worker)', figureOf('openSession, idleWorkers: 0', 'ms', cold), bareFigure, { kind: 'max', limit: 1.3 }),
       infoRow("open with isolation 'process' (what it costs)", figureOf("openSession, isolation: 'process'", 'ms', isolated), bareFigure),
     ],

@@ -1,9 +1,8 @@
 import { ToolwardenError, toPlainError } from '../../src/errors.js';
 import type { Limits } from '../../src/limits.js';
 import type { BrokerApi, BrokerReply, GrepArgs } from '../../src/protocol.js';
-import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import type { ToolResult } from '../../src/tool-result.js';
 import type { WalkPool } from '../walk/index.js';
-import type { CallTracker } from './call-tracker.js';
 import { createCtxHandlers, type CtxServices } from './ctx-requests.js';
 import { applyChangeSet, listDirectory, readExistingTextFile, readTextFile, writeTextFile } from './file-ops.js';
 import type { SessionPaths } from './session-paths.js';
@@ -15,41 +14,34 @@ export interface BrokerServices extends CtxServices {
   readonly quota: WriteQuota;
   readonly limits: Readonly<Limits>;
   readonly walk: WalkPool;
-  readonly calls: CallTracker;
   bash(args: Record<string, unknown>): Promise<ToolResult>;
 }
 
-// Which admitted tool calls each built-in broker operation serves.
-const READERS = ['read_file', 'edit_file', 'apply_patch'];
-const WRITERS = ['write_file', 'edit_file'];
-
 /**
- * Builds the broker a session's worker talks to. Each method resolves its path arguments through the session's
- * guard and returns plain data; it trusts nothing the worker sends: types are re-checked, and an operation is
- * answered only while the runtime has admitted a call that needs it.
+ * Builds a session's broker: the operations the main thread does for the session's tools. Each method resolves its
+ * path arguments through the session's guard and returns plain data, and re-checks the types it is given. It is
+ * reached from a worker or tool process only through the broker server (broker-server.ts), which serves a request
+ * only within the admission of the call it names.
  */
 export function createBroker(services: BrokerServices): BrokerApi {
-  const { paths, quota, limits, walk, calls } = services;
-  const during = <T>(tools: readonly string[], op: string, work: () => T | Promise<T>): Promise<BrokerReply<T>> =>
-    answer(() => {
-      if (!calls.serving(tools)) throw outsideCall(op, tools);
-      return work();
-    });
+  const { paths, quota, limits, walk } = services;
   return {
-    readFile: (path) => during(READERS, 'readFile', () => readTextFile(paths, requireString(path, 'path'))),
-    readFileStrict: (path) => during(READERS, 'readFileStrict', () => readExistingTextFile(paths, requireString(path, 'path'))),
-    writeFile: (path, content) => during(WRITERS, 'writeFile', () => writeTextFile(paths, quota, requireString(path, 'path'), requireString(content, 'content'))),
-    listDir: (path) => during(['list_dir'], 'listDir', () => listDirectory(paths, optionalString(path, 'path'), limits.maxResults)),
-    glob: (pattern, path) => during(['glob'], 'glob', () => {
-      const root = paths.readable(optionalString(path, 'path') ?? '.');
-      return walk.glob({ root, pattern: requireString(pattern, 'pattern'), maxResults: limits.maxResults, scope: walkScope(paths) }, limits.toolTimeoutMs);
-    }),
-    grep: (request: GrepArgs) => during(['grep'], 'grep', () => runGrep(services, request)),
-    applyChanges: (steps) => during(['apply_patch'], 'applyChanges', () => {
-      if (!Array.isArray(steps)) throw new ToolwardenError('INVALID_ARGS', 'steps must be an array');
-      return applyChangeSet(paths, quota, steps);
-    }),
-    bash: async (args) => (calls.serving(['bash']) ? services.bash(args) : errorResult('TOOL_NOT_ALLOWED', outsideCall('bash', ['bash']).message)),
+    readFile: (path) => answer(() => readTextFile(paths, requireString(path, 'path'))),
+    readFileStrict: (path) => answer(() => readExistingTextFile(paths, requireString(path, 'path'))),
+    writeFile: (path, content) => answer(() => writeTextFile(paths, quota, requireString(path, 'path'), requireString(content, 'content'))),
+    listDir: (path) => answer(() => listDirectory(paths, optionalString(path, 'path'), limits.maxResults)),
+    glob: (pattern, path) =>
+      answer(() => {
+        const root = paths.readable(optionalString(path, 'path') ?? '.');
+        return walk.glob({ root, pattern: requireString(pattern, 'pattern'), maxResults: limits.maxResults, scope: walkScope(paths) }, limits.toolTimeoutMs);
+      }),
+    grep: (request: GrepArgs) => answer(() => runGrep(services, request)),
+    applyChanges: (steps) =>
+      answer(() => {
+        if (!Array.isArray(steps)) throw new ToolwardenError('INVALID_ARGS', 'steps must be an array');
+        return applyChangeSet(paths, quota, steps);
+      }),
+    bash: (args) => services.bash(args),
     ...createCtxHandlers(services, (grepArgs) => runGrep(services, grepArgs)),
   };
 }
@@ -80,10 +72,6 @@ export async function answer<T>(work: () => T | Promise<T>): Promise<BrokerReply
   } catch (error) {
     return { ok: false, error: toPlainError(error) };
   }
-}
-
-function outsideCall(op: string, tools: readonly string[]): ToolwardenError {
-  return new ToolwardenError('TOOL_NOT_ALLOWED', `broker operation ${op} is only served during an admitted call of ${tools.join(' or ')}`);
 }
 
 function walkScope(paths: SessionPaths): { roots: string[] } {

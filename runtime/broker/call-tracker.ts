@@ -1,40 +1,40 @@
+import { randomUUID } from 'node:crypto';
+
+/** What the main thread admitted one call for: the broker serves a request only within its call's grant. */
+export interface CallGrant {
+  readonly callId: string;
+  readonly tool: string;
+  /** The call's arguments as admitted (the built-in tools' broker requests must match them). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** A host-defined tool: its `ctx` requests are served, each through the rules. */
+  readonly hostTool: boolean;
+  /** The built-in requests already served for this call: each is served once (see refusalOfGrant). */
+  readonly served: Set<string>;
+}
+
 /**
- * The tool calls a session has in flight, as the main thread admitted them. The broker answers a worker's request
- * only while a call that needs it is in flight, so a worker (or a compromised tool host process) cannot use the
- * built-in tools' broker operations to get around the rules applied to host tools' `ctx` requests.
+ * The tool calls a session has in flight, each under an unguessable id minted when the call is admitted. Every
+ * broker request from the session's worker or tool process names its call's id; the id is known to this session's
+ * tracker only, and dies when the call ends, so a request for another call, another session, or a finished call
+ * finds no grant.
  */
 export class CallTracker {
-  readonly #active = new Map<string, number>();
-  #hostToolCalls = 0;
+  readonly #grants = new Map<string, CallGrant>();
   readonly #isHostTool: (name: string) => boolean;
 
   constructor(isHostTool: (name: string) => boolean) {
     this.#isHostTool = isHostTool;
   }
 
-  /** Records a call as in flight; the returned function ends it. */
-  enter(tool: string): () => void {
-    this.#active.set(tool, (this.#active.get(tool) ?? 0) + 1);
-    const hostTool = this.#isHostTool(tool);
-    if (hostTool) this.#hostToolCalls += 1;
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      const count = (this.#active.get(tool) ?? 1) - 1;
-      if (count === 0) this.#active.delete(tool);
-      else this.#active.set(tool, count);
-      if (hostTool) this.#hostToolCalls -= 1;
-    };
+  /** Records an admitted call as in flight under a fresh id; `leave` ends it (idempotent). */
+  enter(tool: string, args: Record<string, unknown>): { callId: string; leave: () => void } {
+    const callId = randomUUID();
+    this.#grants.set(callId, Object.freeze({ callId, tool, args, hostTool: this.#isHostTool(tool), served: new Set<string>() }));
+    return { callId, leave: () => void this.#grants.delete(callId) };
   }
 
-  /** Whether a call of any of these tools is in flight. */
-  serving(tools: readonly string[]): boolean {
-    return tools.some((tool) => this.#active.has(tool));
-  }
-
-  /** Whether a host-defined tool call is in flight. */
-  get servingHostTool(): boolean {
-    return this.#hostToolCalls > 0;
+  /** The grant of an in-flight call of this session, or undefined. */
+  grant(callId: string): CallGrant | undefined {
+    return this.#grants.get(callId);
   }
 }

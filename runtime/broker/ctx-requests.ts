@@ -37,7 +37,7 @@ const FS_RULES: Record<CtxFsOp, string> = {
 type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' | 'log'>;
 
 /**
- * The broker's `ctx*` methods: each is served only while a host tool call is in flight, goes through the same
+ * The broker's `ctx*` methods (the broker server passes them on only for a host tool's call): each goes through the same
  * rules and approvals as the built-in tool it stands for (file rules for ctx.fs, bash for ctx.exec, web_fetch for
  * ctx.fetch, the MCP tool's name for ctx.mcp.call), and is audited as `ctx:<tool>`.
  */
@@ -47,7 +47,6 @@ export function createCtxHandlers(services: BrokerServices, grep: (args: GrepArg
     let admission: CtxAdmission | undefined;
     let result: ToolResult;
     try {
-      if (!services.calls.servingHostTool) throw new ToolwardenError('TOOL_NOT_ALLOWED', `ctx requests are only served during a host tool call (${tool})`);
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolwardenError('INVALID_ARGS', `arguments of ctx ${tool} must be an object`);
       admission = gated ? await services.admitCtx(tool, args) : { decision: 'allow' };
       result = admission.refusal ?? (await work());

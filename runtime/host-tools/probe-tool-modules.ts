@@ -4,6 +4,8 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { BrokerApi } from '../../src/protocol.js';
 import type { Capability } from '../../src/capability/capability.js';
+import { createBrokerServer, type BrokerServer } from '../broker/broker-server.js';
+import { CallTracker } from '../broker/call-tracker.js';
 import { BoundWorker } from '../workers/bound-worker.js';
 import { startWorker } from '../workers/worker-pool.js';
 import type { ToolHostConnection } from '../workers/tool-host-connection.js';
@@ -15,9 +17,8 @@ export function toModuleUrls(modules: readonly string[]): string[] {
   return modules.map((spec) => (/^[a-z]+:\/\//i.test(spec) ? spec : pathToFileURL(path.resolve(spec)).href));
 }
 
-const NO_BROKER: BrokerApi = new Proxy({} as BrokerApi, {
-  get: () => async () => ({ ok: false, error: { code: 'TOOL_NOT_ALLOWED', message: 'no broker while probing tool modules' } }),
-});
+// No call is ever in flight in a probe, so this server refuses every request (BROKER_REFUSED).
+const NO_BROKER: BrokerServer = createBrokerServer({} as BrokerApi, new CallTracker(() => false), () => undefined);
 
 /**
  * Loads host tool modules in a throwaway tool host, under the same restrictions as a session's, and returns their

@@ -1,29 +1,29 @@
 import { once } from 'node:events';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import { PROTOCOL_VERSION, type BoundSessionInfo, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
+import { PROTOCOL_VERSION, type BoundSessionInfo, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { WorkerEnd } from '../workers/bound-worker.js';
 import type { ToolHostConnection } from '../workers/tool-host-connection.js';
-import { isBrokerRequest } from '../broker/broker-requests.js';
+import { ToolHostClient } from '../workers/tool-host-client.js';
+import type { BrokerServer } from '../broker/broker-server.js';
 import { IpcChannels } from './ipc-channels.js';
-import type { ProcessControlMessage } from './process-protocol.js';
+import type { ProcessControlMessage } from '../../src/protocol/process-ipc.js';
 import type { ToolProcess } from './start-tool-process.js';
 
 /**
- * A tool host process bound to one session. The broker is exposed on the `broker` channel (accepting only plain calls
- * of broker methods) and the process's tool host is wrapped on the `host` channel, both multiplexed over the one IPC
+ * A tool host process bound to one session. The broker is served on the `broker` channel (each request checked against
+ * the admission of the call it names) and the process's tool host is wrapped on the `host` channel, both multiplexed over the one IPC
  * channel. A timeout or close kills the whole process (it may not start children, so nothing outlives it).
  */
 export class BoundProcess implements ToolHostConnection {
   readonly #process: ToolProcess;
-  readonly #host: Comlink.Remote<ToolHostApi>;
+  readonly #host: ToolHostClient;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
   readonly #onEnd: (end: WorkerEnd) => void;
   #ended: WorkerEnd | undefined;
   /** Set once the process is being killed; settles when it is gone. */
   #stopped: Promise<void> | undefined;
 
-  constructor(started: ToolProcess, broker: BrokerApi, session: BoundSessionInfo, onEnd: (end: WorkerEnd) => void) {
+  constructor(started: ToolProcess, broker: BrokerServer, session: BoundSessionInfo, onEnd: (end: WorkerEnd) => void) {
     this.#process = started;
     this.#onEnd = onEnd;
     const { child } = started;
@@ -32,8 +32,9 @@ export class BoundProcess implements ToolHostConnection {
     };
     const channels = new IpcChannels(send);
     child.on('message', (message: unknown) => channels.deliver(message));
-    Comlink.expose(broker, channels.endpoint('broker', isBrokerRequest));
-    this.#host = Comlink.wrap<ToolHostApi>(channels.endpoint('host'));
+    const brokerChannel = channels.transport('broker');
+    brokerChannel.listen((data) => broker(data, (response) => brokerChannel.post(response)));
+    this.#host = new ToolHostClient(channels.transport('host'));
     let lastError = '';
     child.on('error', (error) => {
       lastError = error.message;
@@ -55,13 +56,13 @@ export class BoundProcess implements ToolHostConnection {
   }
 
   /** Runs a tool call; a timeout kills the process, a crash ends every pending call with WORKER_CRASHED. */
-  async call(name: string, args: Record<string, unknown>, timeoutMs: number, prefetched?: Prefetched): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return endedResult(this.#ended, name, timeoutMs);
     const timer = setTimeout(() => {
       void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
     }, timeoutMs);
     try {
-      const outcome = await this.#untilEnd(this.#host.callTool(name, args, prefetched));
+      const outcome = await this.#untilEnd(this.#host.callTool(name, args, callId, prefetched));
       if (!('ended' in outcome)) return outcome.value;
       // Answer only once the process is gone, so a TIMEOUT means the tool can do nothing more.
       await this.#stopped;

@@ -1,17 +1,14 @@
-import type { Endpoint } from 'comlink';
-import { isChannelEnvelope, type ChannelEnvelope, type ChannelName } from './process-protocol.js';
-
-type Handler = Parameters<Endpoint['addEventListener']>[1];
-type Deliver = (data: unknown) => void;
+import type { Transport } from '../workers/tool-host-client.js';
+import { isChannelEnvelope, type ChannelEnvelope, type ChannelName } from '../../src/protocol/process-ipc.js';
 
 /**
- * Multiplexes the two logical comlink channels over one IPC channel and gives comlink an endpoint per channel.
+ * Multiplexes the two logical channels (broker, tool host) over one IPC channel and gives a transport per channel.
  * Both ends attach their channels before anything can arrive on them (the runtime at construction, the process when
- * it handles `bind`, which IPC delivers before any call), so a message for a channel without listeners is dropped.
+ * it handles `bind`, which IPC delivers before any call), so a message for a channel without a listener is dropped.
  */
 export class IpcChannels {
   readonly #send: (envelope: ChannelEnvelope) => void;
-  readonly #listeners: Record<ChannelName, Set<Deliver>> = { broker: new Set(), host: new Set() };
+  readonly #listeners: Record<ChannelName, ((data: unknown) => void)[]> = { broker: [], host: [] };
 
   /** `send` puts an envelope on the IPC channel; it must not throw when the channel is gone. */
   constructor(send: (envelope: ChannelEnvelope) => void) {
@@ -21,31 +18,15 @@ export class IpcChannels {
   /** Routes a message received on the IPC channel; false when it is not a channel envelope. */
   deliver(message: unknown): boolean {
     if (!isChannelEnvelope(message)) return false;
-    for (const listener of [...this.#listeners[message.channel]]) listener(message.data);
+    for (const listener of this.#listeners[message.channel]) listener(message.data);
     return true;
   }
 
-  /** A comlink endpoint for one channel; `accept` drops incoming messages it refuses. */
-  endpoint(channel: ChannelName, accept: (data: unknown) => boolean = () => true): Endpoint {
-    const listeners = this.#listeners[channel];
-    const wrapped = new Map<Handler, Deliver>();
+  /** The transport of one channel. */
+  transport(channel: ChannelName): Transport {
     return {
-      postMessage: (data: unknown) => this.#send({ type: 'channel', channel, data }),
-      addEventListener: (_type: string, handler: Handler) => {
-        const deliver: Deliver = (data) => {
-          if (!accept(data)) return;
-          const event = { data } as MessageEvent;
-          if (typeof handler === 'function') handler(event);
-          else handler.handleEvent(event);
-        };
-        wrapped.set(handler, deliver);
-        listeners.add(deliver);
-      },
-      removeEventListener: (_type: string, handler: Handler) => {
-        const deliver = wrapped.get(handler);
-        if (deliver) listeners.delete(deliver);
-        wrapped.delete(handler);
-      },
+      post: (data: unknown) => this.#send({ type: 'channel', channel, data }),
+      listen: (listener) => void this.#listeners[channel].push(listener),
     };
   }
 }

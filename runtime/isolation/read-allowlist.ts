@@ -20,6 +20,9 @@ export function collectReadPaths(distDir: string, moduleUrls: readonly string[])
     const manifest = findPackageJson(root);
     if (!manifest) continue;
     paths.add(manifest);
+    // A node_modules that is a symlink (a git worktree sharing its checkout's) is looked up through the link's name.
+    const modules = path.join(path.dirname(manifest), 'node_modules');
+    if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink() === true) paths.add(modules);
     for (const dir of dependencyDirs(path.dirname(manifest))) paths.add(dir);
   }
   return [...paths];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolwardenError } from '../../src/errors.js';
 import { workerFileUrl } from '../workers/worker-url.js';
 import { permissionFlags } from './permission-flags.js';
-import { isControl } from './process-protocol.js';
+import { isControl } from '../../src/protocol/process-ipc.js';
 import { collectReadPaths } from './read-allowlist.js';
 import { buildToolProcessBwrapArgs } from '../../src/sandbox/tool-process-args.js';
 

@@ -1,37 +1,37 @@
 import type { MessagePort } from 'node:worker_threads';
-import * as Comlink from 'comlink/dist/esm/comlink.mjs';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { PROTOCOL_VERSION, type BindMessage, type BrokerApi, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
+import { PROTOCOL_VERSION, type BindMessage, type Prefetched, type ToolHostApi } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { IdleWorker } from './worker-pool.js';
-import { filterEndpoint } from '../broker/filtered-endpoint.js';
-import { isBrokerRequest } from '../broker/broker-requests.js';
+import type { BrokerServer } from '../broker/broker-server.js';
 import type { ToolHostConnection } from './tool-host-connection.js';
+import { ToolHostClient } from './tool-host-client.js';
 
 /** Why a bound worker stopped. */
 export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
 
 /**
- * A worker bound to one session: the broker is exposed on a port of its own and the worker's tool host is wrapped on
- * another (one channel per direction, so a release message can never close the other side). The broker object is
- * created by the main thread with the session's verified capability, so nothing the worker sends can change it.
+ * A worker bound to one session: the broker is served on a port of its own and the worker's tool host is wrapped on
+ * another (one channel per direction, so a release message can never close the other side). The broker server checks
+ * every request against the admission of the call it names, so nothing the worker sends can widen it.
  */
 export class BoundWorker implements ToolHostConnection {
   readonly #idle: IdleWorker;
-  readonly #host: Comlink.Remote<ToolHostApi>;
+  readonly #host: ToolHostClient;
   readonly #pending = new Set<(end: WorkerEnd) => void>();
   readonly #brokerPort: MessagePort;
   readonly #hostPort: MessagePort;
   #ended: WorkerEnd | undefined;
   readonly #onEnd: (end: WorkerEnd) => void;
 
-  constructor(idle: IdleWorker, broker: BrokerApi, session: BindMessage['session'], onEnd: (end: WorkerEnd) => void) {
+  constructor(idle: IdleWorker, broker: BrokerServer, session: BindMessage['session'], onEnd: (end: WorkerEnd) => void) {
     this.#idle = idle;
     this.#onEnd = onEnd;
     this.#brokerPort = idle.brokerPort;
     this.#hostPort = idle.hostPort;
-    Comlink.expose(broker, filterEndpoint(nodeEndpoint(idle.brokerPort), isBrokerRequest));
-    this.#host = Comlink.wrap<ToolHostApi>(nodeEndpoint(idle.hostPort));
+    const brokerPort = idle.brokerPort;
+    brokerPort.on('message', (data: unknown) => broker(data, (response) => brokerPort.postMessage(response)));
+    const hostPort = idle.hostPort;
+    this.#host = new ToolHostClient({ post: (message) => hostPort.postMessage(message), listen: (listener) => hostPort.on('message', listener) });
     const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, session };
     // Posted after the open returns (waking the worker costs a tenth of a millisecond); calls made before it lands
     // wait in the tool host port, which the worker starts reading only once it is bound.
@@ -51,7 +51,7 @@ export class BoundWorker implements ToolHostConnection {
   }
 
   /** Runs a tool call; a timeout terminates the worker, a crash ends every pending call with WORKER_CRASHED. */
-  async call(name: string, args: Record<string, unknown>, timeoutMs: number, prefetched?: Prefetched): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return endedResult(this.#ended, name, timeoutMs, this.#idle.output);
     let settleEnd!: (end: WorkerEnd) => void;
     const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
@@ -60,7 +60,7 @@ export class BoundWorker implements ToolHostConnection {
       void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
     }, timeoutMs);
     try {
-      const outcome = await Promise.race([this.#host.callTool(name, args, prefetched), ended]);
+      const outcome = await Promise.race([this.#host.callTool(name, args, callId, prefetched), ended]);
       if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs, this.#idle.output);
       return outcome;
     } catch (error) {
@@ -104,7 +104,7 @@ export class BoundWorker implements ToolHostConnection {
     this.#ended = end;
     for (const settle of this.#pending) settle(end);
     this.#pending.clear();
-    this.#host[Comlink.releaseProxy]();
+    this.#host.close(end.detail);
     this.#brokerPort.close();
     this.#hostPort.close();
     this.#onEnd(end);

@@ -4,7 +4,7 @@ import type { BrokeredFile, BrokerApi, CtxFsOp, DirEntry } from '../../src/proto
 import type { ToolResult } from '../../src/tool-result.js';
 import { unwrap } from '../broker-client.js';
 
-/** Everything in a host tool's `ctx` but the per-call signal; built once per session. */
+/** Everything in a host tool's `ctx` but the signal; built per call, over the broker view of that call. */
 export type SessionToolContext = Omit<ToolContext, 'signal'>;
 
 /** The `ctx` of one call: the session's context plus a signal, made only if the tool reads it. */

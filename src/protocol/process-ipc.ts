@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type BoundSessionInfo } from '../../src/protocol.js';
+import { PROTOCOL_VERSION, type BoundSessionInfo } from '../protocol.js';
 
 /**
  * Messages on the IPC channel between the runtime and a tool host process. MessagePorts cannot cross IPC, so the two
@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, type BoundSessionInfo } from '../../src/protocol.js';
  */
 export type ChannelName = 'broker' | 'host';
 
-/** One comlink message of one logical channel. */
+/** One message of one logical channel (the broker protocol, or the tool host protocol). */
 export interface ChannelEnvelope {
   type: 'channel';
   channel: ChannelName;

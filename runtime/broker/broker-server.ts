@@ -1,0 +1,93 @@
+import { toPlainError } from '../../src/errors.js';
+import type { BrokerApi } from '../../src/protocol.js';
+import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
+import { errorResult } from '../../src/tool-result.js';
+import { refusalOfGrant } from './call-grants.js';
+import type { CallTracker } from './call-tracker.js';
+
+/** A broker request the server refused, for the audit log. */
+export interface BrokerRefusal {
+  /** The request type as sent (may be unknown), or undefined when the message had none. */
+  type: string | undefined;
+  callId: string | undefined;
+  /** The tool of the call the id names, when it names one of this session's in-flight calls. */
+  tool: string | undefined;
+  reason: string;
+}
+
+/** Serves one message from a worker or tool process; `reply` posts the answer back on the same channel. */
+export type BrokerServer = (data: unknown, reply: (response: BrokerResponse) => void) => void;
+
+/**
+ * The main thread's end of the broker protocol for one session. Each message is checked in one place
+ * (parseBrokerRequest), must name an in-flight call of this session, and must lie within that call's admission
+ * (refusalOfGrant) before the broker sees it; anything else is answered BROKER_REFUSED and reported to `refused`.
+ */
+export function createBrokerServer(broker: BrokerApi, calls: CallTracker, refused: (refusal: BrokerRefusal) => void): BrokerServer {
+  return (data, reply) => {
+    const parsed = parseBrokerRequest(data);
+    let reason: string;
+    let tool: string | undefined;
+    if (parsed.ok) {
+      const grant = calls.grant(parsed.request.callId);
+      tool = grant?.tool;
+      const outside = grant === undefined ? `call id ${parsed.request.callId} names no call in flight in this session` : refusalOfGrant(grant, parsed.request);
+      if (outside === undefined) {
+        void dispatch(broker, parsed.request).then(
+          (value) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: parsed.request.seq, reply: value }),
+          (error: unknown) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: parsed.request.seq, reply: failure(parsed.request.type, toPlainError(error)) }),
+        );
+        return;
+      }
+      reason = outside;
+    } else {
+      reason = parsed.reason;
+    }
+    const { seq, callId, type } = parsed.ok ? parsed.request : parsed;
+    refused({ type: sentType(data) ?? type, callId, tool, reason });
+    if (seq !== undefined) reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq, reply: failure(type, { code: 'BROKER_REFUSED', message: reason }) });
+  };
+}
+
+/** The type a message says it has, cut short: the audit records it, and the sender chose it. */
+function sentType(data: unknown): string | undefined {
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type.slice(0, 64) : undefined;
+}
+
+/** A failure in the reply shape the request type expects. */
+function failure(type: string | undefined, error: { code: string; message: string }): unknown {
+  if (type !== undefined && TOOL_RESULT_REQUESTS.has(type as BrokerRequest['type'])) return errorResult(error.code as 'BROKER_REFUSED', error.message);
+  return { ok: false, error };
+}
+
+function dispatch(broker: BrokerApi, request: BrokerRequest): Promise<unknown> {
+  switch (request.type) {
+    case 'readFile':
+      return broker.readFile(request.path);
+    case 'readFileStrict':
+      return broker.readFileStrict(request.path);
+    case 'writeFile':
+      return broker.writeFile(request.path, request.content);
+    case 'listDir':
+      return broker.listDir(request.path);
+    case 'glob':
+      return broker.glob(request.pattern, request.path);
+    case 'grep':
+      return broker.grep(request.request);
+    case 'applyChanges':
+      return broker.applyChanges(request.steps);
+    case 'bash':
+      return broker.bash(request.args);
+    case 'ctxFs':
+      return broker.ctxFs(request.op, request.args);
+    case 'ctxExec':
+      return broker.ctxExec(request.args);
+    case 'ctxFetch':
+      return broker.ctxFetch(request.args);
+    case 'ctxMcp':
+      return broker.ctxMcp(request.tool, request.args);
+    case 'log':
+      return broker.log(request.level, request.message, request.data);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Prefetched } from '../protocol.js';
+import type { ToolResult } from '../tool-result.js';
+import type { ToolInfo } from '../tools/tool-info.js';
+
+/**
+ * The tool host protocol: what the main thread asks a session worker or tool process to do, and the answers. Plain
+ * data, versioned, one union per direction, `seq` pairing an answer with its request; one standing listener at each
+ * end (comlink's proxies cost about twice a plain round trip).
+ */
+export const TOOL_HOST_PROTOCOL_VERSION = 1;
+
+/** A request from the main thread. */
+export type ToolHostRequest =
+  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'call'; seq: number; name: string; args: Record<string, unknown>; callId: string; prefetched?: Prefetched }
+  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'describe'; seq: number };
+
+/** An answer from the tool host. */
+export type ToolHostReply =
+  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'result'; seq: number; result: ToolResult }
+  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'described'; seq: number; tools: ToolInfo[] }
+  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'failed'; seq: number; message: string };
+
+/** Whether a message from the main thread is a tool host request (the worker trusts its sender; this sorts messages). */
+export function isToolHostRequest(data: unknown): data is ToolHostRequest {
+  if (!isVersioned(data)) return false;
+  if (data['type'] === 'describe') return true;
+  return data['type'] === 'call' && typeof data['name'] === 'string' && typeof data['callId'] === 'string' && typeof data['args'] === 'object' && data['args'] !== null;
+}
+
+/**
+ * Whether a message from a worker or tool process is a well-formed answer. The main thread takes nothing else: a
+ * result must be a ToolResult (an array of typed content blocks), a listing an array of named tool entries.
+ */
+export function isToolHostReply(data: unknown): data is ToolHostReply {
+  if (!isVersioned(data)) return false;
+  switch (data['type']) {
+    case 'result':
+      return isToolResult(data['result']);
+    case 'described':
+      return Array.isArray(data['tools']) && data['tools'].every((tool: unknown) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string');
+    case 'failed':
+      return typeof data['message'] === 'string';
+    default:
+      return false;
+  }
+}
+
+function isVersioned(data: unknown): data is Record<string, unknown> {
+  return typeof data === 'object' && data !== null && (data as { v?: unknown }).v === TOOL_HOST_PROTOCOL_VERSION && Number.isSafeInteger((data as { seq?: unknown }).seq);
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const content = (value as { content?: unknown }).content;
+  return Array.isArray(content) && content.every((block: unknown) => typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string');
+}
