@@ -4,6 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { ToolwardenError } from '../src/errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
 import type { Capability, PermissionSpec, SandboxMode } from '../src/capability/capability.js';
+import { normalizeExcludedPath } from '../src/capability/excluded-paths.js';
+import { parseLimits } from '../src/capability/parse-limits.js';
+import { rejectUnknownKeys, requirePlainObject } from '../src/capability/plain-object.js';
+import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/blocklist.js';
+import { applyBlockedPathsOption, type BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
+import { SANDBOX_MODES } from '../src/sandbox/types.js';
 
 /** Options of {@link Runtime.openSession} and {@link Runtime.mintToken}. */
 export interface SessionOptions {
@@ -39,18 +45,21 @@ export interface SessionOptions {
   toolModules?: readonly string[];
   /** Where host tools run. @default 'worker' */
   isolation?: 'worker' | 'process';
+  /**
+   * Edits the blocklist of paths never written (see README, "Blocklist"): `add` blocks more names, `remove` lifts
+   * entries of the runtime's list by name (e.g. `['.vscode']`). @default the runtime's list, `DEFAULT_BLOCKLIST`
+   */
+  blockedPaths?: BlockedPathsOption;
   /** Lifetime of a minted token, in seconds. @default 3600 */
   ttlSeconds?: number;
 }
 
-const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'env', 'shellEncoding', 'toolModules', 'isolation'] as const;
+const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'env', 'shellEncoding', 'toolModules', 'isolation', 'blockedPaths'] as const satisfies readonly (keyof SessionOptions)[];
 const KNOWN_KEYS = new Set<string>([...CAPABILITY_KEYS, 'token', 'ttlSeconds']);
 
 /** Throws INVALID_OPTIONS when a token is combined with capability options, or an option is unknown. */
 export function checkOptionKeys(options: SessionOptions): void {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.has(key)) throw new ToolwardenError('INVALID_OPTIONS', `unknown session option '${key}'`);
-  }
+  rejectUnknownKeys(requirePlainObject(options, 'session options'), KNOWN_KEYS, 'session');
   if (options.token !== undefined) {
     const extra = CAPABILITY_KEYS.filter((key) => options[key] !== undefined);
     if (extra.length > 0) {
@@ -63,6 +72,8 @@ export function checkOptionKeys(options: SessionOptions): void {
 export interface CapabilityDefaults {
   sandbox: SandboxMode;
   toolModules: readonly string[];
+  /** The runtime's blocklist, which a session's `blockedPaths` edits. @default DEFAULT_BLOCKLIST */
+  blocklist?: readonly BlockedEntry[];
 }
 
 /** Validates session options and builds the canonical capability (roots realpath'ed, limits filled in). */
@@ -71,10 +82,10 @@ export function buildCapability(options: SessionOptions, defaults: CapabilityDef
   const workspaceRoot = canonicalDirectory(options.workspaceRoot, 'workspaceRoot');
   const readRoots = stringArray(options.readRoots ?? [], 'readRoots').map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
   const tools = [...new Set(stringArray(options.tools ?? [], 'tools'))];
-  const excludedPaths = stringArray(options.excludedPaths ?? ['.git'], 'excludedPaths').map((p) => normalizeExcluded(p));
+  const excludedPaths = [...new Set(stringArray(options.excludedPaths ?? ['.git'], 'excludedPaths').map((p, i) => normalizeExcludedPath(p, `excludedPaths[${i}]`)))];
   const limits = buildLimits(options.limits);
   const sandbox = options.sandbox ?? defaults.sandbox;
-  if (!['auto', 'required', 'off'].includes(sandbox)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(sandbox)}'`);
+  if (!SANDBOX_MODES.includes(sandbox)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(sandbox)}'`);
   const isolation = options.isolation ?? 'worker';
   if (isolation !== 'worker' && isolation !== 'process') throw new ToolwardenError('INVALID_OPTIONS', `isolation must be 'worker' or 'process'`);
   if (options.allowOutsideWorkspace !== undefined && typeof options.allowOutsideWorkspace !== 'boolean') {
@@ -95,23 +106,15 @@ export function buildCapability(options: SessionOptions, defaults: CapabilityDef
     env: Array.isArray(options.env) ? stringArray(options.env, 'env') : { ...(options.env ?? {}) },
     toolModules: [...defaults.toolModules, ...stringArray(options.toolModules ?? [], 'toolModules')],
     isolation,
+    blockedPaths: applyBlockedPathsOption(defaults.blocklist ?? DEFAULT_BLOCKLIST, options.blockedPaths, 'blockedPaths'),
     ...(options.user === undefined ? {} : { user: requireNonEmpty(options.user, 'user') }),
     ...(options.shellEncoding === undefined ? {} : { shellEncoding: requireNonEmpty(options.shellEncoding, 'shellEncoding') }),
   };
 }
 
-/** Fills in default limits, refusing unknown keys and non-positive numbers. */
+/** Fills in default limits, refusing unknown keys and values that are not integers at or above the limit's minimum. */
 export function buildLimits(requested: Partial<Limits> | undefined): Limits {
-  const limits: Limits = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(requested ?? {})) {
-    if (!(key in DEFAULT_LIMITS)) throw new ToolwardenError('INVALID_OPTIONS', `unknown limit '${key}'`);
-    const min = key === 'writeQuotaBytes' ? 0 : 1;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-      throw new ToolwardenError('INVALID_OPTIONS', `limits.${key} must be a number >= ${min}, got ${String(value)}`);
-    }
-    limits[key as keyof Limits] = Math.floor(value);
-  }
-  return limits;
+  return { ...DEFAULT_LIMITS, ...(requested === undefined ? {} : parseLimits(requested, 'limits')) };
 }
 
 /** Resolves a directory option to its canonical absolute path, which must exist. */
@@ -125,14 +128,6 @@ export function canonicalDirectory(value: unknown, name: string): string {
   }
   if (!fs.statSync(real).isDirectory()) throw new ToolwardenError('INVALID_OPTIONS', `${name} '${raw}' is not a directory`);
   return real;
-}
-
-function normalizeExcluded(value: string): string {
-  const normalized = path.posix.normalize(value.replaceAll('\\', '/')).replace(/\/+$/, '');
-  if (normalized === '' || normalized === '.' || normalized.startsWith('../') || normalized === '..' || path.isAbsolute(normalized)) {
-    throw new ToolwardenError('INVALID_OPTIONS', `excludedPaths entry '${value}' must be a path inside the workspace, relative to its root`);
-  }
-  return normalized;
 }
 
 function stringArray(value: unknown, name: string): string[] {
