@@ -13,7 +13,7 @@ import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
 import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
-import { narrowPermissions, validatePermissionSpec, type Decision } from '../src/policy/index.js';
+import { checkRuleTools, narrowPermissions, validatePermissionSpec, type Decision, type KnownTools } from '../src/policy/index.js';
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
 import { createAuditSink } from './audit/index.js';
 import { describeCall } from './call-subject.js';
@@ -92,7 +92,13 @@ export class Runtime {
   async init(): Promise<void> {
     // Commands are spawned by a small launcher process: start it while this process is still small to fork.
     warmProcessLauncher();
-    await this.#hostTools(this.#runtimeModules, 'worker');
+    const hostTools = await this.#hostTools(this.#runtimeModules, 'worker');
+    if (this.#options.permissions !== undefined) checkRuleTools(this.#options.permissions, 'createRuntime permissions', this.#knownTools(hostTools));
+  }
+
+  /** The tools rules may name for a module set: built-in, its host tools, and tools of the configured MCP servers. */
+  #knownTools(hostTools: ReadonlyMap<string, ToolInfo>): KnownTools {
+    return { names: [...BUILTIN_TOOL_NAMES, ...hostTools.keys()], mcpServerIds: this.#services.mcp?.serverIds ?? [] };
   }
 
   /** Number of open sessions. */
@@ -175,6 +181,7 @@ export class Runtime {
         throw new ToolwardenError('INVALID_OPTIONS', `unknown tool '${tool}' in tools; known: ${known}`);
       }
     }
+    for (const layer of capability.permissions) checkRuleTools(layer, 'openSession permissions', this.#knownTools(hostTools));
     return capability;
   }
 
@@ -324,7 +331,10 @@ export class Runtime {
     const canonical: NarrowRequest = { ...request };
     if (request.workspaceRoot !== undefined) canonical.workspaceRoot = canonicalDirectory(request.workspaceRoot, 'workspaceRoot');
     if (request.readRoots !== undefined) canonical.readRoots = request.readRoots.map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
-    if (request.permissions !== undefined) canonical.permissions = validatePermissionSpec(request.permissions, 'attenuate permissions');
+    if (request.permissions !== undefined) {
+      const hostTools = await this.#hostTools(parent.capability.toolModules, parent.capability.isolation);
+      canonical.permissions = validatePermissionSpec(request.permissions, 'attenuate permissions', this.#knownTools(hostTools));
+    }
     const child = narrowCapability(parent.capability, canonical, randomUUID(), {
       flavour: path,
       narrowMcp: (parentEntries, requested) => {
