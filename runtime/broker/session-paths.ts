@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { PlatformPath } from 'node:path';
 import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
 import type { Capability } from '../../src/capability/capability.js';
-import { effectiveBlocklist } from '../../src/capability/narrow-blocklist.js';
+import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
 import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';

@@ -1,12 +1,8 @@
 import { ToolwardenError } from '../errors.js';
-import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../path-guard/blocklist.js';
+import type { BlockedEntry } from '../path-guard/blocklist.js';
 import { blockedEntryName, parseBlockedPathsOption, sameSegments } from '../path-guard/blocklist-option.js';
 import type { Capability } from './capability.js';
-
-/** The blocklist a capability's guard, shell check and sandbox apply: its own, or `DEFAULT_BLOCKLIST` for an old token. */
-export function effectiveBlocklist(capability: Pick<Capability, 'blockedPaths'>): readonly BlockedEntry[] {
-  return capability.blockedPaths ?? DEFAULT_BLOCKLIST;
-}
+import { effectiveBlocklist } from './effective-blocklist.js';
 
 /**
  * A child's blocklist: every entry of the parent's plus the ones it adds. Removing an entry the parent has is

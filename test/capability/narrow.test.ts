@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { FIELD_NARROWING, narrowCapability, parseNarrowRequest, type NarrowRequest } from '../../src/capability/narrow.js';
-import { effectiveBlocklist } from '../../src/capability/narrow-blocklist.js';
+import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import { ToolwardenError } from '../../src/errors.js';
 import { blockedEntryName } from '../../src/path-guard/blocklist-option.js';
 import { resolveForWrite, resolveReadablePath, type GuardFs, type PathScope } from '../../src/path-guard/index.js';
