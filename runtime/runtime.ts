@@ -4,7 +4,7 @@ import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
 import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../src/capability/narrow.js';
 import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry.js';
-import { nowSeconds, signCapability, verifyCapabilityToken } from '../src/capability/token.js';
+import { nowSeconds, signCapability, verifyCapability } from '../src/capability/token.js';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
@@ -127,7 +127,7 @@ export class Runtime {
     let token: string | (() => string);
     let expiresAt: number;
     if (options.token !== undefined) {
-      ({ capability, expiresAt } = await verifyCapabilityToken(options.token, this.#key));
+      ({ capability, expiresAt } = await verifyCapability(options.token, this.#key));
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
       }

@@ -31,15 +31,10 @@ function base64url(text: string): string {
 }
 
 /**
- * Verifies a token and returns its capability. A token altered by one byte, expired, or signed by another key is
- * refused with `TOKEN_INVALID`.
+ * Verifies a token and returns its capability and when it expires (its `exp`, epoch seconds). A token altered by
+ * one byte, expired, or signed by another key is refused with `TOKEN_INVALID`.
  */
-export async function verifyCapability(token: unknown, key: Uint8Array): Promise<Capability> {
-  return (await verifyCapabilityToken(token, key)).capability;
-}
-
-/** {@link verifyCapability}, also returning when the token expires (its `exp`, epoch seconds). */
-export async function verifyCapabilityToken(token: unknown, key: Uint8Array): Promise<{ capability: Capability; expiresAt: number }> {
+export async function verifyCapability(token: unknown, key: Uint8Array): Promise<{ capability: Capability; expiresAt: number }> {
   if (typeof token !== 'string' || token.length === 0) {
     throw new ToolwardenError('TOKEN_INVALID', 'token must be a non-empty string');
   }
