@@ -2,14 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ToolwardenError } from '../src/errors.js';
-import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
+import type { Limits } from '../src/limits.js';
 import type { Capability, PermissionSpec, SandboxMode } from '../src/capability/capability.js';
-import { normalizeExcludedPath } from '../src/capability/excluded-paths.js';
-import { parseLimits } from '../src/capability/parse-limits.js';
+import { parseCapabilityFields, type CapabilityDefaults } from '../src/capability/fields.js';
+import { requireNonEmpty } from '../src/capability/parse-values.js';
 import { rejectUnknownKeys, requirePlainObject } from '../src/capability/plain-object.js';
-import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/blocklist.js';
-import { applyBlockedPathsOption, type BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
-import { SANDBOX_MODES } from '../src/sandbox/types.js';
+import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 
 /** Options of {@link Runtime.openSession} and {@link Runtime.mintToken}. */
 export interface SessionOptions {
@@ -68,53 +66,15 @@ export function checkOptionKeys(options: SessionOptions): void {
   }
 }
 
-/** Defaults the runtime applies to sessions. */
-export interface CapabilityDefaults {
-  sandbox: SandboxMode;
-  toolModules: readonly string[];
-  /** The runtime's blocklist, which a session's `blockedPaths` edits. @default DEFAULT_BLOCKLIST */
-  blocklist?: readonly BlockedEntry[];
-}
+export type { CapabilityDefaults } from '../src/capability/fields.js';
 
-/** Validates session options and builds the canonical capability (roots realpath'ed, limits filled in). */
+/**
+ * Validates session options and builds the canonical capability (roots realpath'ed, limits filled in), field by
+ * field from `CAPABILITY_FIELDS`.
+ */
 export function buildCapability(options: SessionOptions, defaults: CapabilityDefaults): Capability {
   checkOptionKeys(options);
-  const workspaceRoot = canonicalDirectory(options.workspaceRoot, 'workspaceRoot');
-  const readRoots = stringArray(options.readRoots ?? [], 'readRoots').map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
-  const tools = [...new Set(stringArray(options.tools ?? [], 'tools'))];
-  const excludedPaths = [...new Set(stringArray(options.excludedPaths ?? ['.git'], 'excludedPaths').map((p, i) => normalizeExcludedPath(p, `excludedPaths[${i}]`)))];
-  const limits = buildLimits(options.limits);
-  const sandbox = options.sandbox ?? defaults.sandbox;
-  if (!SANDBOX_MODES.includes(sandbox)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(sandbox)}'`);
-  const isolation = options.isolation ?? 'worker';
-  if (isolation !== 'worker' && isolation !== 'process') throw new ToolwardenError('INVALID_OPTIONS', `isolation must be 'worker' or 'process'`);
-  if (options.allowOutsideWorkspace !== undefined && typeof options.allowOutsideWorkspace !== 'boolean') {
-    throw new ToolwardenError('INVALID_OPTIONS', 'allowOutsideWorkspace must be a boolean');
-  }
-  return {
-    sid: randomUUID(),
-    tools,
-    workspaceRoot,
-    readRoots,
-    allowOutsideWorkspace: options.allowOutsideWorkspace ?? false,
-    excludedPaths,
-    mcpServers: stringArray(options.mcpServers ?? [], 'mcpServers'),
-    limits,
-    permissions: options.permissions ? [options.permissions] : [],
-    sandbox,
-    net: options.net === undefined || options.net === false ? false : stringArray(options.net, 'net'),
-    env: Array.isArray(options.env) ? stringArray(options.env, 'env') : { ...(options.env ?? {}) },
-    toolModules: [...defaults.toolModules, ...stringArray(options.toolModules ?? [], 'toolModules')],
-    isolation,
-    blockedPaths: applyBlockedPathsOption(defaults.blocklist ?? DEFAULT_BLOCKLIST, options.blockedPaths, 'blockedPaths'),
-    ...(options.user === undefined ? {} : { user: requireNonEmpty(options.user, 'user') }),
-    ...(options.shellEncoding === undefined ? {} : { shellEncoding: requireNonEmpty(options.shellEncoding, 'shellEncoding') }),
-  };
-}
-
-/** Fills in default limits, refusing unknown keys and values that are not integers at or above the limit's minimum. */
-export function buildLimits(requested: Partial<Limits> | undefined): Limits {
-  return { ...DEFAULT_LIMITS, ...(requested === undefined ? {} : parseLimits(requested, 'limits')) };
+  return { sid: randomUUID(), ...parseCapabilityFields(options, { defaults, canonicalDirectory }) };
 }
 
 /** Resolves a directory option to its canonical absolute path, which must exist. */
@@ -128,18 +88,4 @@ export function canonicalDirectory(value: unknown, name: string): string {
   }
   if (!fs.statSync(real).isDirectory()) throw new ToolwardenError('INVALID_OPTIONS', `${name} '${raw}' is not a directory`);
   return real;
-}
-
-function stringArray(value: unknown, name: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.length === 0 || item.includes('\0'))) {
-    throw new ToolwardenError('INVALID_OPTIONS', `${name} must be an array of non-empty strings`);
-  }
-  return [...(value as string[])];
-}
-
-function requireNonEmpty(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
-    throw new ToolwardenError('INVALID_OPTIONS', `${name} must be a non-empty string`);
-  }
-  return value;
 }

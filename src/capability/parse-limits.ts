@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { requirePlainObject } from './plain-object.js';
 
 /** The smallest value each limit takes: `writeQuotaBytes` 0 means unlimited, every other limit needs at least 1. */
-export function minimumOf(key: keyof Limits): number {
+function minimumOf(key: keyof Limits): number {
   return key === 'writeQuotaBytes' ? 0 : 1;
 }
 
