@@ -5,6 +5,7 @@ import type { SandboxMode } from '../src/capability/capability.js';
 import type { AuditOption } from './audit/index.js';
 import type { Approver } from './policy/policy-gate.js';
 import { ToolwardenError } from '../src/errors.js';
+import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -36,11 +37,17 @@ export interface RuntimeOptions {
   tenants?: TenantsOption;
   /** The same as `tenants` given as a function: what a user may ever have, or undefined for an unknown user. */
   tenantOf?: (user: string) => TenantConfig | undefined;
+  /**
+   * Edits the default blocklist for every session (see README, "Blocklist"): `add` blocks more names, `remove`
+   * lifts default entries by name (e.g. `['.vscode']`); a session's own `blockedPaths` edits the result.
+   * @default DEFAULT_BLOCKLIST unchanged
+   */
+  blockedPaths?: BlockedPathsOption;
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
   'key', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
-  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf',
+  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths',
 ] satisfies (keyof RuntimeOptions)[]);
 
 /** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */

@@ -2,16 +2,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
-import { narrowCapability, type NarrowRequest } from '../src/capability/narrow.js';
-import { signCapability, verifyCapability } from '../src/capability/token.js';
+import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../src/capability/narrow.js';
+import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry.js';
+import { nowSeconds, signCapability, verifyCapability } from '../src/capability/token.js';
+import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
+import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
+import { errorResult, type ToolResult } from '../src/tool-result.js';
 import { isInside } from '../src/path-guard/index.js';
-import { errorResult } from '../src/tool-result.js';
 import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
 import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
-import { narrowPermissions, validatePermissionSpec } from '../src/policy/index.js';
+import { checkRuleTools, narrowPermissions, validatePermissionSpec, type Decision, type KnownTools } from '../src/policy/index.js';
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
 import { auditOutcome, pathGuardRule, PATH_GUARD_CODES } from '../src/audit/index.js';
 import { createAuditSink } from './audit/index.js';
@@ -35,8 +38,6 @@ import { startToolProcess, type ToolProcess } from './isolation/start-tool-proce
 
 export type { RuntimeOptions } from './runtime-options.js';
 
-const DEFAULT_TOKEN_TTL_SECONDS = 3600;
-
 /**
  * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and
  * every MCP connection, and applies the host's rules, approvals and audit.
@@ -54,6 +55,8 @@ export class Runtime {
   readonly #opening = new Map<string, string | undefined>();
   readonly #runtimeModules: readonly string[];
   readonly #tenants: TenantsOption | undefined;
+  /** The blocklist sessions start from (`DEFAULT_BLOCKLIST` edited by the runtime's `blockedPaths`). */
+  readonly #blocklist: readonly BlockedEntry[];
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #sandboxDetection: Promise<SandboxDetection> | undefined;
@@ -64,6 +67,7 @@ export class Runtime {
     checkRuntimeOptions(options);
     this.#options = options;
     this.#key = normalizeKey(options.key);
+    this.#blocklist = applyBlockedPathsOption(DEFAULT_BLOCKLIST, options.blockedPaths, 'createRuntime blockedPaths');
     const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);
     const given = options.tenants ?? options.tenantOf;
     const tenants = given === undefined ? undefined : typeof given === 'function' ? given : validateTenants(given, Object.keys(mcpServers ?? {}));
@@ -91,7 +95,13 @@ export class Runtime {
   async init(): Promise<void> {
     // Commands are spawned by a small launcher process: start it while this process is still small to fork.
     warmProcessLauncher();
-    await this.#hostTools(this.#runtimeModules, 'worker');
+    const hostTools = await this.#hostTools(this.#runtimeModules, 'worker');
+    if (this.#options.permissions !== undefined) checkRuleTools(this.#options.permissions, 'createRuntime permissions', this.#knownTools(hostTools));
+  }
+
+  /** The tools rules may name for a module set: built-in, its host tools, and tools of the configured MCP servers. */
+  #knownTools(hostTools: ReadonlyMap<string, ToolInfo>): KnownTools {
+    return { names: [...BUILTIN_TOOL_NAMES, ...hostTools.keys()], mcpServerIds: this.#services.mcp?.serverIds ?? [] };
   }
 
   /** Number of open sessions. */
@@ -118,8 +128,9 @@ export class Runtime {
     let capability: Capability;
     // Signed when first read (session.token): most hosts never read it, and signing costs a warm open a tenth of a ms.
     let token: string | (() => string);
+    let expiresAt: number;
     if (options.token !== undefined) {
-      capability = await verifyCapability(options.token, this.#key);
+      ({ capability, expiresAt } = await verifyCapability(options.token, this.#key));
       assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
@@ -129,9 +140,11 @@ export class Runtime {
       capability = await this.#capabilityFrom(options);
       const ttl = options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
       const minted = capability;
-      token = () => signCapability(minted, this.#key, ttl);
+      const issuedAt = nowSeconds();
+      expiresAt = issuedAt + ttl;
+      token = () => signCapability(minted, this.#key, ttl, issuedAt);
     }
-    return this.#open(capability, token);
+    return this.#open(capability, token, expiresAt);
   }
 
   /** Closes every session (killing their processes), the worker pools and the MCP connections. Idempotent. */
@@ -161,7 +174,7 @@ export class Runtime {
         ...(options.toolModules ? { toolModules: toModuleUrls(options.toolModules) } : {}),
         ...(options.permissions ? { permissions: validatePermissionSpec(options.permissions, 'openSession permissions') } : {}),
       },
-      { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules },
+      { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules, blocklist: this.#blocklist },
     );
     assertCapabilityWithinTenant(capability, tenant);
     assertMcpConfigured(this.#services.mcp, capability);
@@ -173,6 +186,7 @@ export class Runtime {
         throw new ToolwardenError('INVALID_OPTIONS', `unknown tool '${tool}' in tools; known: ${known}`);
       }
     }
+    for (const layer of capability.permissions) checkRuleTools(layer, 'openSession permissions', this.#knownTools(hostTools));
     return capability;
   }
 
@@ -193,13 +207,13 @@ export class Runtime {
     return pending;
   }
 
-  async #open(capability: Capability, token: string | (() => string)): Promise<Session> {
+  async #open(capability: Capability, token: string | (() => string), expiresAt: number): Promise<Session> {
     // The slot is taken before the first await, so concurrent opens cannot all pass the same check.
     this.#reserveSlot(capability);
     let services: SessionServices | undefined;
     try {
       services = await createSessionServices(this.#services, capability);
-      const session = new Session(capability, token, this.#sessionHost, services.brokerServer, services.calls);
+      const session = new Session(capability, token, this.#sessionHost, services.brokerServer, services.calls, expiresAt);
       // From here the session counts as open, not as opening.
       this.#opening.delete(capability.sid);
       this.#sessions.set(session.id, { session, services });
@@ -313,21 +327,28 @@ export class Runtime {
     }
   }
 
-  async #attenuate(parent: Session, request: NarrowRequest): Promise<Session> {
+  /** A child of `parent`: the request shape-checked, its paths canonical, every field narrowed, its token bounded by the parent's. */
+  async #attenuate(parent: Session, given: NarrowRequest): Promise<Session> {
     this.#assertOpen();
+    const request = parseNarrowRequest(given);
+    const now = nowSeconds();
+    const expiresAt = childExpiry(parent.tokenExpiresAt, request.ttlSeconds, now);
     const canonical: NarrowRequest = { ...request };
     if (request.workspaceRoot !== undefined) canonical.workspaceRoot = canonicalDirectory(request.workspaceRoot, 'workspaceRoot');
     if (request.readRoots !== undefined) canonical.readRoots = request.readRoots.map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
-    if (request.permissions !== undefined) canonical.permissions = validatePermissionSpec(request.permissions, 'attenuate permissions');
+    if (request.permissions !== undefined) {
+      const hostTools = await this.#hostTools(parent.capability.toolModules, parent.capability.isolation);
+      canonical.permissions = validatePermissionSpec(request.permissions, 'attenuate permissions', this.#knownTools(hostTools));
+    }
     const child = narrowCapability(parent.capability, canonical, randomUUID(), {
-      isInside: (inner, root) => isInside(inner, root, path),
+      flavour: path,
       narrowMcp: (parentEntries, requested) => {
         const configured = this.#services.mcp?.serverIds ?? [];
         return narrowMcpEntries(parseMcpEntries(parentEntries, configured), requested).map(formatMcpEntry);
       },
       narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers, requested),
     });
-    return this.#open(child, () => signCapability(child, this.#key, DEFAULT_TOKEN_TTL_SECONDS));
+    return this.#open(child, () => signCapability(child, this.#key, expiresAt - now, now), expiresAt);
   }
 
   /** An isolated tool host process, confined by bubblewrap too unless the sandbox is off or unavailable in 'auto'. */

@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ToolwardenError } from '../src/errors.js';
-import { DEFAULT_LIMITS, type Limits } from '../src/limits.js';
+import type { Limits } from '../src/limits.js';
 import type { Capability, PermissionSpec, SandboxMode } from '../src/capability/capability.js';
+import { parseCapabilityFields, type CapabilityDefaults } from '../src/capability/fields.js';
+import { requireNonEmpty } from '../src/capability/parse-values.js';
+import { rejectUnknownKeys, requirePlainObject } from '../src/capability/plain-object.js';
+import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 
 /** Options of {@link Runtime.openSession} and {@link Runtime.mintToken}. */
 export interface SessionOptions {
@@ -39,18 +43,21 @@ export interface SessionOptions {
   toolModules?: readonly string[];
   /** Where host tools run. @default 'worker' */
   isolation?: 'worker' | 'process';
+  /**
+   * Edits the blocklist of paths never written (see README, "Blocklist"): `add` blocks more names, `remove` lifts
+   * entries of the runtime's list by name (e.g. `['.vscode']`). @default the runtime's list, `DEFAULT_BLOCKLIST`
+   */
+  blockedPaths?: BlockedPathsOption;
   /** Lifetime of a minted token, in seconds. @default 3600 */
   ttlSeconds?: number;
 }
 
-const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'env', 'shellEncoding', 'toolModules', 'isolation'] as const;
+const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'env', 'shellEncoding', 'toolModules', 'isolation', 'blockedPaths'] as const satisfies readonly (keyof SessionOptions)[];
 const KNOWN_KEYS = new Set<string>([...CAPABILITY_KEYS, 'token', 'ttlSeconds']);
 
 /** Throws INVALID_OPTIONS when a token is combined with capability options, or an option is unknown. */
 export function checkOptionKeys(options: SessionOptions): void {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.has(key)) throw new ToolwardenError('INVALID_OPTIONS', `unknown session option '${key}'`);
-  }
+  rejectUnknownKeys(requirePlainObject(options, 'session options'), KNOWN_KEYS, 'session');
   if (options.token !== undefined) {
     const extra = CAPABILITY_KEYS.filter((key) => options[key] !== undefined);
     if (extra.length > 0) {
@@ -59,59 +66,15 @@ export function checkOptionKeys(options: SessionOptions): void {
   }
 }
 
-/** Defaults the runtime applies to sessions. */
-export interface CapabilityDefaults {
-  sandbox: SandboxMode;
-  toolModules: readonly string[];
-}
+export type { CapabilityDefaults } from '../src/capability/fields.js';
 
-/** Validates session options and builds the canonical capability (roots realpath'ed, limits filled in). */
+/**
+ * Validates session options and builds the canonical capability (roots realpath'ed, limits filled in), field by
+ * field from `CAPABILITY_FIELDS`.
+ */
 export function buildCapability(options: SessionOptions, defaults: CapabilityDefaults): Capability {
   checkOptionKeys(options);
-  const workspaceRoot = canonicalDirectory(options.workspaceRoot, 'workspaceRoot');
-  const readRoots = stringArray(options.readRoots ?? [], 'readRoots').map((root, i) => canonicalDirectory(root, `readRoots[${i}]`));
-  const tools = [...new Set(stringArray(options.tools ?? [], 'tools'))];
-  const excludedPaths = stringArray(options.excludedPaths ?? ['.git'], 'excludedPaths').map((p) => normalizeExcluded(p));
-  const limits = buildLimits(options.limits);
-  const sandbox = options.sandbox ?? defaults.sandbox;
-  if (!['auto', 'required', 'off'].includes(sandbox)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(sandbox)}'`);
-  const isolation = options.isolation ?? 'worker';
-  if (isolation !== 'worker' && isolation !== 'process') throw new ToolwardenError('INVALID_OPTIONS', `isolation must be 'worker' or 'process'`);
-  if (options.allowOutsideWorkspace !== undefined && typeof options.allowOutsideWorkspace !== 'boolean') {
-    throw new ToolwardenError('INVALID_OPTIONS', 'allowOutsideWorkspace must be a boolean');
-  }
-  return {
-    sid: randomUUID(),
-    tools,
-    workspaceRoot,
-    readRoots,
-    allowOutsideWorkspace: options.allowOutsideWorkspace ?? false,
-    excludedPaths,
-    mcpServers: stringArray(options.mcpServers ?? [], 'mcpServers'),
-    limits,
-    permissions: options.permissions ? [options.permissions] : [],
-    sandbox,
-    net: options.net === undefined || options.net === false ? false : stringArray(options.net, 'net'),
-    env: Array.isArray(options.env) ? stringArray(options.env, 'env') : { ...(options.env ?? {}) },
-    toolModules: [...defaults.toolModules, ...stringArray(options.toolModules ?? [], 'toolModules')],
-    isolation,
-    ...(options.user === undefined ? {} : { user: requireNonEmpty(options.user, 'user') }),
-    ...(options.shellEncoding === undefined ? {} : { shellEncoding: requireNonEmpty(options.shellEncoding, 'shellEncoding') }),
-  };
-}
-
-/** Fills in default limits, refusing unknown keys and non-positive numbers. */
-export function buildLimits(requested: Partial<Limits> | undefined): Limits {
-  const limits: Limits = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(requested ?? {})) {
-    if (!(key in DEFAULT_LIMITS)) throw new ToolwardenError('INVALID_OPTIONS', `unknown limit '${key}'`);
-    const min = key === 'writeQuotaBytes' ? 0 : 1;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-      throw new ToolwardenError('INVALID_OPTIONS', `limits.${key} must be a number >= ${min}, got ${String(value)}`);
-    }
-    limits[key as keyof Limits] = Math.floor(value);
-  }
-  return limits;
+  return { sid: randomUUID(), ...parseCapabilityFields(options, { defaults, canonicalDirectory }) };
 }
 
 /** Resolves a directory option to its canonical absolute path, which must exist. */
@@ -125,26 +88,4 @@ export function canonicalDirectory(value: unknown, name: string): string {
   }
   if (!fs.statSync(real).isDirectory()) throw new ToolwardenError('INVALID_OPTIONS', `${name} '${raw}' is not a directory`);
   return real;
-}
-
-function normalizeExcluded(value: string): string {
-  const normalized = path.posix.normalize(value.replaceAll('\\', '/')).replace(/\/+$/, '');
-  if (normalized === '' || normalized === '.' || normalized.startsWith('../') || normalized === '..' || path.isAbsolute(normalized)) {
-    throw new ToolwardenError('INVALID_OPTIONS', `excludedPaths entry '${value}' must be a path inside the workspace, relative to its root`);
-  }
-  return normalized;
-}
-
-function stringArray(value: unknown, name: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.length === 0 || item.includes('\0'))) {
-    throw new ToolwardenError('INVALID_OPTIONS', `${name} must be an array of non-empty strings`);
-  }
-  return [...(value as string[])];
-}
-
-function requireNonEmpty(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
-    throw new ToolwardenError('INVALID_OPTIONS', `${name} must be a non-empty string`);
-  }
-  return value;
 }

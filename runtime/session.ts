@@ -59,9 +59,16 @@ export class Session {
   #inFlight = 0;
   readonly #calls: CallTracker;
   readonly #toolListeners = new Set<() => void>();
+  /** Open children from {@link attenuate}: they close with this session. */
+  readonly #children = new Set<Session>();
+  /** Unlinks this session from its parent's children when it closes first. */
+  #detach: (() => void) | undefined;
+  /** When {@link token} expires, in epoch seconds (its `exp`); a child's token never outlives it. */
+  readonly tokenExpiresAt: number;
 
   /** @internal created by the runtime */
-  constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerServer, calls: CallTracker) {
+  constructor(capability: Capability, token: string | (() => string), host: SessionHost, broker: BrokerServer, calls: CallTracker, tokenExpiresAt: number) {
+    this.tokenExpiresAt = tokenExpiresAt;
     this.#calls = calls;
     this.id = capability.sid;
     this.capability = capability;
@@ -129,17 +136,30 @@ export class Session {
     }
   }
 
-  /** Opens a child session that may only narrow this one's capability; asking for more throws ESCALATION. */
+  /**
+   * Opens a child session that may only narrow this one's capability; asking for more throws ESCALATION, an
+   * unknown or malformed field INVALID_OPTIONS. The child closes when this session closes.
+   */
   async attenuate(request: NarrowRequest): Promise<Session> {
     if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', `session ${this.id} is closed`);
-    return this.#host.attenuate(this, request);
+    const child = await this.#host.attenuate(this, request);
+    // Closed while the child was opening: the child must not outlive it.
+    if (this.#closed) {
+      await child.close();
+      throw new ToolwardenError('SESSION_CLOSED', `session ${this.id} closed while its child was opening`);
+    }
+    this.#children.add(child);
+    child.#detach = () => this.#children.delete(child);
+    return child;
   }
 
-  /** Closes the session: its worker stops and every process it started is killed. Idempotent. */
+  /** Closes the session and its children first: workers stop and every process they started is killed. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#toolListeners.clear();
+    this.#detach?.();
+    await Promise.all([...this.#children].map((child) => child.close()));
     const worker = await this.#worker?.catch(() => undefined);
     await worker?.terminate();
     await this.#host.closed(this);

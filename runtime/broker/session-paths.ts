@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PlatformPath } from 'node:path';
 import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
 import type { Capability } from '../../src/capability/capability.js';
+import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
 import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
@@ -19,6 +20,7 @@ export class SessionPaths {
       readRoots: capability.readRoots,
       allowOutsideWorkspace: capability.allowOutsideWorkspace,
       excludedPaths: capability.excludedPaths,
+      blocklist: effectiveBlocklist(capability),
     };
     this.#fs = createSessionGuardFs([capability.workspaceRoot, ...capability.readRoots]);
     this.isReadableReal = createReadCheck(this.scope, RESOLVED_PATH_FS);

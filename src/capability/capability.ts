@@ -1,5 +1,6 @@
 import type { Limits } from '../limits.js';
 import type { PermissionSpec } from '../policy/types.js';
+import type { BlockedEntry } from '../path-guard/blocklist.js';
 
 /** How shell commands are confined by the OS: see the README's sandbox section. */
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -20,8 +21,14 @@ export interface Capability {
   /** Canonical absolute read-only roots. */
   readonly readRoots: readonly string[];
   readonly allowOutsideWorkspace: boolean;
-  /** Workspace-relative paths refused for writing. */
+  /**
+   * Paths refused for writing, relative to the workspace root, `/`-separated. A child rooted below its parent
+   * keeps the parent's re-rooted into its own frame, so an entry may climb out (`../.git`) in a child that may
+   * write outside its workspace.
+   */
   readonly excludedPaths: readonly string[];
+  /** Entries never written; absent (a token from before the option) means `DEFAULT_BLOCKLIST`. See `effectiveBlocklist`. */
+  readonly blockedPaths?: readonly BlockedEntry[];
   /** MCP entries: `'id'`, `'id:tool'`, `'id:pattern*'`. */
   readonly mcpServers: readonly string[];
   readonly limits: Readonly<Limits>;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import type { SandboxMode } from '../capability/capability.js';
 import { validateMcpServers, type McpServerConfig } from '../mcp/index.js';
-import { validatePermissionSpec, type PermissionSpec } from '../policy/index.js';
+import { validatePermissionSpec, type KnownTools, type PermissionSpec } from '../policy/index.js';
 import { validateTenantConfig, type TenantConfig } from '../tenants/index.js';
 import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../tools/builtin-schemas.js';
 
@@ -61,7 +61,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
     idleTimeoutMs: parseIdleTimeout(raw['idleTimeoutMs']),
   };
   if (mcpServers !== undefined) config.mcpServers = mcpServers;
-  if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions');
+  if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions', knownTools(serverIds));
   if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
   return config;
@@ -103,10 +103,15 @@ function parseTenants(value: unknown, serverIds: readonly string[], baseDir: str
     if (unknownTool !== undefined) throw invalid(`${where}.tools has unknown tool '${unknownTool}'; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
     if (tenant.workspaceRoot !== undefined) tenant.workspaceRoot = path.resolve(baseDir, tenant.workspaceRoot);
     if (tenant.readRoots !== undefined) tenant.readRoots = tenant.readRoots.map((root) => path.resolve(baseDir, root));
-    if (permissions !== undefined) tenant.permissions = validatePermissionSpec(permissions, `${where}.permissions`);
+    if (permissions !== undefined) tenant.permissions = validatePermissionSpec(permissions, `${where}.permissions`, knownTools(serverIds));
     tenants[user] = tenant;
   }
   return tenants;
+}
+
+/** What a config's rules may name: the built-in tools (serve loads no host tools) and the config's MCP servers. */
+function knownTools(serverIds: readonly string[]): KnownTools {
+  return { names: BUILTIN_TOOL_NAMES, mcpServerIds: serverIds };
 }
 
 function parseTokens(value: unknown, tenants: Record<string, ServeTenant>): Record<string, string> {

@@ -11,3 +11,4 @@ export { readOnlyTools } from './read-only-tools.js';
 export { DECISIONS, isDecision, isStricter } from './types.js';
 export type { ApprovalOption, CommandVerdict, Decision, PermissionSpec, PolicySubject, RuleVerdict, SubjectKind, ToolRule, VerdictGate } from './types.js';
 export { validatePermissionSpec } from './validate-spec.js';
+export { checkRuleTools, type KnownTools } from './rule-tools.js';

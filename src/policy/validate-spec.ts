@@ -1,6 +1,7 @@
 import { ToolwardenError } from '../errors.js';
 import { DECISIONS, isDecision } from './types.js';
 import type { Decision, PermissionSpec, ToolRule } from './types.js';
+import { checkRuleTools, type KnownTools } from './rule-tools.js';
 
 const LIST_KEYS = ['allow', 'ask', 'deny'] as const;
 const RULE_KEYS: ReadonlySet<string> = new Set([...LIST_KEYS, 'default']);
@@ -9,10 +10,11 @@ const CHOICES = DECISIONS.map((d) => `'${d}'`).join(', ');
 /**
  * Checks a `permissions` option and returns a validated copy (later changes to the input do not leak in).
  * @param where - the option's name in messages, e.g. `createRuntime.permissions`.
+ * @param known - the tools rules may name; given, a rule for any other tool is refused (see `checkRuleTools`)
  * @throws ToolwardenError `INVALID_OPTIONS` naming the bad key and what it must be.
  * @example validatePermissionSpec({ bash: { deny: ['git push*'] }, '*': 'ask' }, 'openSession.permissions')
  */
-export function validatePermissionSpec(spec: unknown, where: string): PermissionSpec {
+export function validatePermissionSpec(spec: unknown, where: string, known?: KnownTools): PermissionSpec {
   if (!isPlainObject(spec)) {
     throw invalid(`${where} must be an object mapping tool names (or '*') to a rule, got ${describe(spec)}`);
   }
@@ -23,7 +25,9 @@ export function validatePermissionSpec(spec: unknown, where: string): Permission
     }
     entries.push([tool, validateToolRule(rule, `${where}.${tool}`)]);
   }
-  return Object.fromEntries(entries);
+  const validated: PermissionSpec = Object.fromEntries(entries);
+  if (known !== undefined) checkRuleTools(validated, where, known);
+  return validated;
 }
 
 function validateToolRule(rule: unknown, where: string): ToolRule {

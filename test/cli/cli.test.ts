@@ -105,6 +105,7 @@ describe('toolwarden explain', () => {
         tenants: { alice: { workspaceRoot: 'ws', permissions: { bash: { ask: ['npm *'] } } } },
       }),
       'bad.json': JSON.stringify({ tenants: { alice: { maxSessions: -1 } } }),
+      'typo.json': JSON.stringify({ permissions: { bsh: 'deny' } }),
     });
   });
   afterAll(() => dir.cleanup());
@@ -123,6 +124,12 @@ describe('toolwarden explain', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(expected);
+  });
+
+  it('fails naming a rule for a tool that does not exist', async () => {
+    const result = await run(['explain', '--tool', 'bash', '--args', '{}', '--config', dir.at('typo.json')]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/INVALID_OPTIONS: .*permissions has a rule for 'bsh'.*did you mean 'bash'/);
   });
 
   it('fails with the file and the field for a bad config', async () => {

@@ -135,6 +135,35 @@ describe('attenuation keeps the parent rules', () => {
   });
 });
 
+describe('rules name real tools (issue 11)', () => {
+  let ws: TempTree;
+  beforeAll(() => {
+    ws = makeTempTree('tw-rule-names', { 'a.txt': 'a\n' });
+  });
+  afterAll(() => ws.cleanup());
+
+  it.each([
+    ['a typo of bash', { bsh: 'deny' }, /'bsh'.*did you mean 'bash'/],
+    ['an MCP tool with no MCP server configured', { mcp__github__create_issue: 'deny' }, /MCP server 'github', which is not configured/],
+  ])('createRuntime refuses %s', async (_name, permissions, message) => {
+    await expect(createRuntime({ idleWorkers: 0, permissions: permissions as PermissionSpec })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(message) });
+  });
+
+  it('openSession and attenuate refuse a rule for an unknown tool, and accept bash and a tool-name pattern', async () => {
+    const rt = await createRuntime({ idleWorkers: 0, permissions: { bash: 'deny', '*': { ask: ['mcp__*'] } } });
+    try {
+      await expect(rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], permissions: { bsh: 'deny' } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/openSession permissions has a rule for 'bsh'.*did you mean 'bash'/) });
+      const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash', 'read_file'], permissions: { bash: 'deny' } });
+      await expect(s.attenuate({ permissions: { raed_file: 'deny' } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/attenuate permissions has a rule for 'raed_file'.*did you mean 'read_file'/) });
+      const child = await s.attenuate({ permissions: { read_file: 'deny' } });
+      expect((await child.call('read_file', { path: 'a.txt' })).code).toBe('POLICY_DENIED');
+      await s.close();
+    } finally {
+      await rt.close();
+    }
+  });
+});
+
 describe('exports', () => {
   it('readOnlyTools() classifies bash, read_file, glob and grep', () => {
     expect([...readOnlyTools()].sort()).toEqual(['bash', 'glob', 'grep', 'read_file']);

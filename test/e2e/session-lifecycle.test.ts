@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import fs from 'node:fs';
+import { createRuntime, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 let rt: Runtime;
@@ -144,6 +145,120 @@ describe('attenuation', () => {
     expect(textOf(await child.call('read_file', { path: 'readme.md' }))).toContain('# hi');
     expect((await child.call('read_file', { path: '../src/a.ts' })).code).toBe('NOT_READABLE');
     await Promise.all([child.close(), parent.close()]);
+  });
+});
+
+describe('attenuation only narrows (issue 11)', () => {
+  const expOf = (token: string): number => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number }).exp;
+  let tree: TempTree;
+  beforeAll(() => {
+    tree = makeTempTree('tw-narrow', { 'app/src/a.ts': 'a\n', 'app/secret/key': 'k\n', 'vendor/lib.js': 'lib\n', 'notes.txt': 'n\n' });
+  });
+  afterAll(() => tree.cleanup());
+  const open = (extra: Partial<SessionOptions> = {}) => rt.openSession({ workspaceRoot: tree.root, tools: ['read_file', 'write_file'], ...extra });
+
+  it.each([
+    ['a misspelled key', { tool: ['read_file'] }, "'tool'"],
+    ['a NaN write quota', { limits: { writeQuotaBytes: Number.NaN } }, 'writeQuotaBytes'],
+    ['a string limit', { limits: { readMaxChars: '10' } }, 'readMaxChars'],
+    ['an infinite limit', { limits: { toolTimeoutMs: Number.POSITIVE_INFINITY } }, 'toolTimeoutMs'],
+    ['a negative limit', { limits: { maxResults: -1 } }, 'maxResults'],
+    ['constructor', JSON.parse('{"constructor": 1}'), "'constructor'"],
+    ['__proto__', JSON.parse('{"__proto__": {"allowOutsideWorkspace": true}}'), "'__proto__'"],
+  ])('refuses %s with INVALID_OPTIONS naming it', async (_name, request, named) => {
+    const parent = await open({ limits: { writeQuotaBytes: 100 } });
+    await expect(parent.attenuate(request as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining(named) });
+    await parent.close();
+  });
+
+  it.each([
+    ['another user', { user: 'bob' }],
+    ['a weaker sandbox', { sandbox: 'off' }],
+    ['outside access', { allowOutsideWorkspace: true }],
+    ['a tool the parent lacks', { tools: ['bash'] }],
+    ['network access', { net: ['example.com'] }],
+    ['an environment variable', { env: ['HOME'] }],
+    ['other tool modules', { toolModules: ['./x.mjs'] }],
+  ])('refuses %s with ESCALATION', async (_name, request) => {
+    const parent = await open({ user: 'alice', sandbox: 'auto' });
+    await expect(parent.attenuate(request as never)).rejects.toMatchObject({ code: 'ESCALATION' });
+    await parent.close();
+  });
+
+  it("keeps the parent's write quota: a child may only lower it", async () => {
+    const parent = await open({ limits: { writeQuotaBytes: 10 } });
+    await expect(parent.attenuate({ limits: { writeQuotaBytes: 0 } })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await expect(parent.attenuate({ limits: { writeQuotaBytes: 11 } })).rejects.toMatchObject({ code: 'ESCALATION' });
+    const child = await parent.attenuate({ limits: { writeQuotaBytes: 5 } });
+    expect((await child.call('write_file', { path: 'q.txt', content: '123456' })).code).toBe('WRITE_QUOTA_EXCEEDED');
+    expect((await child.call('write_file', { path: 'q.txt', content: '1234' })).isError).toBeUndefined();
+    await parent.close();
+  });
+
+  it("keeps the parent's excluded paths, re-rooted, in a child rooted below it", async () => {
+    const parent = await open({ excludedPaths: ['.git', 'app/secret'] });
+    const child = await parent.attenuate({ workspaceRoot: tree.at('app') });
+    expect(child.capability.excludedPaths).toEqual(['secret']);
+    expect((await child.call('write_file', { path: 'secret/key', content: 'x' })).code).toBe('BLOCKED_PATH');
+    expect((await child.call('write_file', { path: 'secret/new', content: 'x' })).code).toBe('BLOCKED_PATH');
+    expect((await child.call('write_file', { path: 'src/b.ts', content: 'b' })).isError).toBeUndefined();
+    await expect(parent.attenuate({ workspaceRoot: tree.at('app/secret') })).rejects.toMatchObject({ code: 'ESCALATION' });
+    expect(fs.readFileSync(tree.at('app/secret/key'), 'utf8')).toBe('k\n');
+    await parent.close();
+  });
+
+  it('never makes a read-only subtree writable: readRoots: [] keeps a read root inside the workspace', async () => {
+    const parent = await open({ readRoots: [tree.at('vendor')] });
+    expect((await parent.call('write_file', { path: 'vendor/lib.js', content: 'x' })).code).toBe('BLOCKED_PATH');
+    const child = await parent.attenuate({ readRoots: [] });
+    expect((await child.call('write_file', { path: 'vendor/lib.js', content: 'x' })).code).toBe('BLOCKED_PATH');
+    expect(textOf(await child.call('read_file', { path: 'vendor/lib.js' }))).toContain('lib');
+    await expect(parent.attenuate({ workspaceRoot: tree.at('vendor') })).rejects.toMatchObject({ code: 'ESCALATION' });
+    expect(fs.readFileSync(tree.at('vendor/lib.js'), 'utf8')).toBe('lib\n');
+    await parent.close();
+  });
+
+  it("gives a child a token that expires no later than its parent's", async () => {
+    const parent = await open({ ttlSeconds: 5 });
+    const child = await parent.attenuate({ tools: ['read_file'] });
+    expect(expOf(child.token)).toBeLessThanOrEqual(expOf(parent.token));
+    expect(child.tokenExpiresAt).toBe(parent.tokenExpiresAt);
+    await expect(parent.attenuate({ ttlSeconds: 60 })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining('ttlSeconds') });
+    const shorter = await parent.attenuate({ ttlSeconds: 2 });
+    expect(expOf(shorter.token)).toBeLessThanOrEqual(expOf(parent.token));
+    await parent.close();
+  });
+
+  it("bounds a child of a token-opened session by the token's expiry", async () => {
+    const token = await rt.mintToken({ workspaceRoot: tree.root, tools: ['read_file'], ttlSeconds: 5 });
+    const parent = await rt.openSession({ token });
+    const child = await parent.attenuate({});
+    expect(expOf(child.token)).toBeLessThanOrEqual(expOf(token));
+    await parent.close();
+  });
+
+  it('closing a session closes its children and grandchildren; their calls get SESSION_CLOSED', async () => {
+    const parent = await open();
+    const child = await parent.attenuate({ tools: ['read_file'] });
+    const grandchild = await child.attenuate({});
+    const sibling = await parent.attenuate({});
+    await sibling.close();
+    expect(parent.closed).toBe(false);
+    expect(textOf(await grandchild.call('read_file', { path: 'notes.txt' }))).toContain('n');
+    await parent.close();
+    expect([child.closed, grandchild.closed]).toEqual([true, true]);
+    expect((await child.call('read_file', { path: 'notes.txt' })).code).toBe('SESSION_CLOSED');
+    expect((await grandchild.call('read_file', { path: 'notes.txt' })).code).toBe('SESSION_CLOSED');
+    await expect(child.attenuate({})).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+  });
+
+  it('closes a child whose parent closed while it was opening', async () => {
+    const before = rt.sessionCount;
+    const parent = await open();
+    const opening = parent.attenuate({});
+    await parent.close();
+    await expect(opening).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+    expect(rt.sessionCount).toBe(before);
   });
 });
 
