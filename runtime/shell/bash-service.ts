@@ -3,8 +3,9 @@ import path from 'node:path';
 import { ToolwardenError, toPlainError } from '../../src/errors.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
-import type { Sandbox, SandboxScope } from '../../src/sandbox/index.js';
-import { execCommand, ProcessRegistry, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { DEFAULT_SANDBOX_HOME, type Sandbox, type SandboxScope } from '../../src/sandbox/index.js';
+import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
+import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
@@ -86,7 +87,7 @@ export class BashService {
           shell: this.#options.shell,
           wrap: this.#wrap,
         });
-        return formatExecResult(request.command, outcome, timeoutMs, []);
+        return this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
       }
       case 'start': {
         const cwd = await this.#admitCommand(request.command, request.cwd, args);
@@ -140,8 +141,19 @@ export class BashService {
 
   readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
 
+  /** A sandboxed command that died of one of its limits becomes an error with that limit's code. */
+  #withLimitRefusal(result: ToolResult, outcome: ExecOutcome): ToolResult {
+    if (this.#options.sandbox.kind === 'none' || outcome.timedOut) return result;
+    const scope = this.#sandboxScope();
+    if (scope.limits === undefined) return result;
+    const refusal = findLimitRefusal(outcome, scope.limits, [...new Set(['/tmp', scope.home ?? DEFAULT_SANDBOX_HOME])]);
+    if (refusal === undefined) return result;
+    return errorResult(refusal.code, `${refusal.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, limit: refusal.code });
+  }
+
   #sandboxScope(): SandboxScope {
     const { capability } = this.#options;
+    const { limits } = capability;
     const root = capability.workspaceRoot;
     const blocked = [path.join(root, '.git', 'hooks'), ...capability.excludedPaths.map((p) => path.join(root, p))];
     return {
@@ -149,6 +161,7 @@ export class BashService {
       readRoots: capability.readRoots,
       blockedInWorkspace: [...new Set(blocked)].filter((p) => fs.existsSync(p) || p.endsWith(`${path.sep}hooks`) && fs.existsSync(path.dirname(p))),
       net: capability.net === false ? false : [...capability.net],
+      limits: { tmpBytes: limits.sandboxTmpBytes, maxProcesses: limits.commandMaxProcesses, memoryBytes: limits.commandMemoryBytes, cpuSeconds: limits.commandCpuSeconds },
     };
   }
 

@@ -31,7 +31,37 @@ export interface SandboxScope {
    * workspace and read roots, an empty private tmpfs is mounted there.
    */
   readonly home?: string;
+  /** Resource bounds of each command; without them only the namespaces bound it. */
+  readonly limits?: SandboxLimits;
 }
+
+/** Per-command resource bounds the sandbox applies (see README "Resource limits"). */
+export interface SandboxLimits {
+  /** Size cap of the private /tmp tmpfs, and of the HOME tmpfs when HOME has its own. */
+  readonly tmpBytes: number;
+  /** RLIMIT_NPROC: processes (threads included) the command may have at once. */
+  readonly maxProcesses: number;
+  /** RLIMIT_AS: the address space of each process. */
+  readonly memoryBytes: number;
+  /** RLIMIT_CPU: CPU seconds of each process; SIGXCPU at the limit, SIGKILL a second later. */
+  readonly cpuSeconds: number;
+}
+
+/**
+ * What the host's bwrap can do, as found once per runtime by the detection, and the tools the layout uses.
+ * Every flag off gives the layout of a bwrap without user namespaces and without a filter.
+ */
+export interface SandboxFeatures {
+  /** Run in a new user namespace (`--unshare-user`, `--disable-userns`). */
+  readonly userNamespace?: boolean;
+  /** A seccomp filter is readable on {@link SECCOMP_FD} when bwrap starts (`--seccomp`). */
+  readonly seccomp?: boolean;
+  /** util-linux prlimit inside the sandbox, which sets the rlimits of `limits`; without it they are not set. */
+  readonly prlimit?: string;
+}
+
+/** The file descriptor the seccomp filter is passed to bwrap on. */
+export const SECCOMP_FD = 3;
 
 /** Wraps a command's argv so it runs inside the OS sandbox; the `none` kind returns argv unchanged. */
 export interface Sandbox {
