@@ -146,7 +146,8 @@ export class BashService {
     if (this.#options.sandbox.kind === 'none' || outcome.timedOut) return result;
     const scope = this.#sandboxScope();
     if (scope.limits === undefined) return result;
-    const refusal = findLimitRefusal(outcome, scope.limits, [...new Set(['/tmp', scope.home ?? DEFAULT_SANDBOX_HOME])]);
+    const tmpDirs = [...new Set(['/tmp', scope.home ?? DEFAULT_SANDBOX_HOME])];
+    const refusal = findLimitRefusal(outcome, scope.limits, { tmpDirs, workspaceHasRoom: hasRoom(scope.workspaceRoot) });
     if (refusal === undefined) return result;
     return errorResult(refusal.code, `${refusal.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, limit: refusal.code });
   }
@@ -188,6 +189,16 @@ export class BashService {
     const [first, ...rest] = result.content;
     const text = `[toolwarden: ${warning}]\n${first?.text ?? ''}`;
     return { ...result, content: [{ type: 'text', text }, ...rest], structuredContent: { ...result.structuredContent, sandboxWarning: warning } };
+  }
+}
+
+/** Whether the filesystem holding `dir` has at least a MiB free (then a full-disk error came from a tmpfs). */
+function hasRoom(dir: string): boolean {
+  try {
+    const stat = fs.statfsSync(dir);
+    return stat.bavail * stat.bsize > 1024 * 1024;
+  } catch {
+    return false;
   }
 }
 

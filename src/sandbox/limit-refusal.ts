@@ -22,17 +22,23 @@ const NO_SPACE = /No space left on device|ENOSPC/;
 
 /**
  * The limit a failed sandboxed command most likely hit: SIGXCPU (directly or as bwrap's exit code 152) means the
- * CPU limit; otherwise the kernel's refusal as the command printed it. `tmpDirs` are the tmpfs paths (the private
- * /tmp, HOME), so a full workspace disk is not mistaken for the /tmp cap. Undefined for a command that succeeded
- * or failed for another reason.
+ * CPU limit; otherwise the kernel's refusal as the command printed it. A full disk counts as the /tmp cap when the
+ * message names one of `space.tmpDirs` (the private /tmp, HOME) or when the workspace, the only other writable
+ * place, still has room. Undefined for a command that succeeded or failed for another reason.
  */
-export function findLimitRefusal(end: CommandEnd, limits: { maxProcesses: number; memoryBytes: number; cpuSeconds: number; tmpBytes: number }, tmpDirs: readonly string[]): LimitRefusal | undefined {
+export function findLimitRefusal(
+  end: CommandEnd,
+  limits: { maxProcesses: number; memoryBytes: number; cpuSeconds: number; tmpBytes: number },
+  space: { tmpDirs: readonly string[]; workspaceHasRoom: boolean },
+): LimitRefusal | undefined {
+  const { tmpDirs } = space;
   if (end.exitCode === 0) return undefined;
   if (end.signal === 'SIGXCPU' || end.exitCode === SIGXCPU_EXIT) {
     return { code: 'CPU_LIMIT', message: `a process used its ${limits.cpuSeconds} s of CPU time (limits.commandCpuSeconds) and was killed` };
   }
   const lines = end.stderr.split('\n');
-  if (lines.some((line) => NO_SPACE.test(line) && tmpDirs.some((dir) => line.includes(`${dir}/`) || line.includes(`'${dir}'`)))) {
+  const namesTmp = (line: string): boolean => tmpDirs.some((dir) => line.includes(`${dir}/`) || line.includes(`'${dir}'`));
+  if (lines.some((line) => NO_SPACE.test(line) && (namesTmp(line) || space.workspaceHasRoom))) {
     return { code: 'TMP_SPACE_LIMIT', message: `the private ${tmpDirs.join(' or ')} is full: its cap is ${limits.tmpBytes} bytes (limits.sandboxTmpBytes)` };
   }
   if (FORK_FAILED.test(end.stderr)) {

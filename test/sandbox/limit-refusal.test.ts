@@ -14,10 +14,18 @@ describe('findLimitRefusal', () => {
     ['python filling HOME', end("OSError: [Errno 28] No space left on device: '/tmp/home/x'\n"), 'TMP_SPACE_LIMIT'],
     ['python out of memory', end('Traceback...\nMemoryError\n'), 'MEMORY_LIMIT'],
     ['C out of memory', end('cc1: out of memory allocating 65536 bytes\n'), 'MEMORY_LIMIT'],
-    ['a full workspace disk is not the /tmp cap', end("cp: error writing '/ws/big': No space left on device\n"), undefined],
+    ['python filling a tmpfs, no path, the workspace has room', end('OSError: [Errno 28] No space left on device\n'), 'TMP_SPACE_LIMIT'],
     ['an ordinary failure', end('grep: x: No such file or directory\n', 2), undefined],
     ['success with scary text', end('MemoryError', 0), undefined],
   ])('%s', (_name, commandEnd, code) => {
-    expect(findLimitRefusal(commandEnd, LIMITS, ['/tmp', '/tmp/home'])?.code).toBe(code);
+    expect(findLimitRefusal(commandEnd, LIMITS, { tmpDirs: ['/tmp', '/tmp/home'], workspaceHasRoom: true })?.code).toBe(code);
+  });
+
+  it.each([
+    ["cp: error writing '/ws/big': No space left on device\n", undefined],
+    ['OSError: [Errno 28] No space left on device\n', undefined],
+    ["dd: error writing '/tmp/f': No space left on device\n", 'TMP_SPACE_LIMIT'],
+  ])('with the workspace disk full, only a message naming /tmp is the /tmp cap: %s', (stderr, code) => {
+    expect(findLimitRefusal(end(stderr), LIMITS, { tmpDirs: ['/tmp'], workspaceHasRoom: false })?.code).toBe(code);
   });
 });
