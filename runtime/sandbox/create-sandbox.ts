@@ -1,4 +1,5 @@
 import { ToolwardenError } from '../../src/errors.js';
+import { describeFailures, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
 import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
@@ -18,15 +19,23 @@ export const NO_SANDBOX: Sandbox = Object.freeze({ kind: 'none', wrap: (argv: re
 const INSTALL_HINT = 'install it with: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora), and make sure user namespaces are enabled';
 
 /**
- * Chooses the sandbox for a mode given the runtime's detection. `required` without a working bwrap throws
- * SANDBOX_UNAVAILABLE; `auto` without one returns {@link NO_SANDBOX} and a warning; `off` returns NO_SANDBOX.
+ * Chooses the sandbox for a mode given the runtime's detection and self-test. `required` without a working bwrap,
+ * or with a self-test property failed, throws SANDBOX_UNAVAILABLE naming what is missing; `auto` without bwrap
+ * returns {@link NO_SANDBOX} and a warning, and with a failed property the sandbox plus a warning naming it;
+ * `off` returns NO_SANDBOX.
  *
- * @example const { sandbox, warning } = createSandbox('auto', await detectSandbox());
+ * @example const { sandbox, warning } = createSandbox('auto', detection, await runSandboxSelfTest(detection));
  */
-export function createSandbox(mode: SandboxMode, detection: SandboxDetection): SandboxChoice {
+export function createSandbox(mode: SandboxMode, detection: SandboxDetection, checks: readonly SelfTestCheck[] = []): SandboxChoice {
   if (!SANDBOX_MODES.includes(mode)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be one of ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   if (mode === 'off') return { sandbox: NO_SANDBOX, warning: undefined };
-  if (detection.available && detection.path !== undefined) return { sandbox: createBubblewrapSandbox(detection.path, featuresOf(detection)), warning: undefined };
+  if (detection.available && detection.path !== undefined) {
+    const sandbox = createBubblewrapSandbox(detection.path, featuresOf(detection));
+    const failed = describeFailures(checks);
+    if (failed === '') return { sandbox, warning: undefined };
+    if (mode === 'required') throw new ToolwardenError('SANDBOX_UNAVAILABLE', `sandbox 'required' but the OS sandbox self-test failed: ${failed}`);
+    return { sandbox, warning: `OS sandbox self-test failed: ${failed}; commands still run inside bubblewrap, without those properties` };
+  }
   const reason = detection.reason ?? 'bwrap is not available';
   if (mode === 'required') {
     throw new ToolwardenError('SANDBOX_UNAVAILABLE', `sandbox 'required' but the OS sandbox is unavailable (${reason}); ${INSTALL_HINT}`);

@@ -57,7 +57,8 @@ function findOnPath(program: string, envPath: string): string | undefined {
 
 function probe(path: string, args: readonly string[], timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
+    // The system PATH inside, so a runtime PATH that holds little more than bwrap still finds `true`.
+    execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL', env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
       if (error === null) resolve(undefined);
       else resolve(stderr.trim() || (error.killed ? `no exit within ${timeoutMs} ms` : error.message));
     });

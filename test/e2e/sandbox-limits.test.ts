@@ -32,7 +32,7 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
   beforeAll(async () => {
     ws = makeTempTree('tw-limits');
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, [...hogs.map(([, c]) => c), ...WITHIN.map(([, c]) => c)], LIMITS);
+    results = await runSandboxed(user, ws.root, [...hogs.map(([, c]) => c), ...WITHIN.map(([, c]) => c)], { limits: LIMITS });
   }, 90_000);
   afterAll(() => ws.cleanup());
 

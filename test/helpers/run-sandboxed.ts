@@ -13,6 +13,15 @@ export interface DriverResult {
   stderr: string;
   text: string;
   blocked: unknown;
+  sandboxWarning: string | null;
+}
+
+/** Session and runtime settings of a driver run besides the commands. */
+export interface DriverSettings {
+  limits?: Record<string, number>;
+  sandbox?: 'auto' | 'required';
+  /** PATH of the driver's runtime (where it looks for bwrap and prlimit). */
+  envPath?: string;
 }
 
 const DRIVER = fileURLToPath(new URL('./sandbox-driver.mjs', import.meta.url));
@@ -35,9 +44,9 @@ export function giveToNobody(root: string): void {
   }
 }
 
-/** Runs `commands` in one sandbox-'required' session of the built runtime (dist/), as `user`. */
-export function runSandboxed(user: DriverUser, workspaceRoot: string, commands: string[], limits?: Record<string, number>): Promise<DriverResult[]> {
-  const input = JSON.stringify({ workspaceRoot, commands, ...(limits ? { limits } : {}) });
+/** Runs `commands` in one session (sandbox 'required' unless `settings` say) of the built runtime (dist/), as `user`. */
+export function runSandboxed(user: DriverUser, workspaceRoot: string, commands: string[], settings: DriverSettings = {}): Promise<DriverResult[]> {
+  const input = JSON.stringify({ workspaceRoot, commands, ...settings });
   const argv = user === 'nobody' ? ['runuser', '-u', 'nobody', '--', process.execPath, DRIVER, input] : [process.execPath, DRIVER, input];
   const [file = '', ...args] = argv;
   return new Promise((resolve, reject) => {
