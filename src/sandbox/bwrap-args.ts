@@ -87,6 +87,9 @@ function buildBlockedMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
       ops.push({ dest: blocked, args: ['--tmpfs', blocked, '--remount-ro', blocked] });
     }
   }
+  for (const stub of scope.stubsInWorkspace ?? []) {
+    if (!sys.existing(stub)) ops.push({ dest: stub, args: ['--tmpfs', stub, '--remount-ro', stub] });
+  }
   return ops;
 }
 
@@ -104,12 +107,13 @@ function validateScope(scope: SandboxScope): void {
   for (const [name, value] of Object.entries(scope.limits ?? {})) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ToolwardenError('INVALID_OPTIONS', `sandbox: limits.${name} must be a positive integer, got ${String(value)}`);
   }
-  const paths = [scope.workspaceRoot, ...scope.readRoots, ...scope.blockedInWorkspace, ...(scope.home === undefined ? [] : [scope.home])];
+  const inside = [...scope.blockedInWorkspace, ...(scope.stubsInWorkspace ?? [])];
+  const paths = [scope.workspaceRoot, ...scope.readRoots, ...inside, ...(scope.home === undefined ? [] : [scope.home])];
   for (const path of paths) {
     if (!isAbsoluteCanonical(path)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox: path "${path}" must be absolute and canonical (no "..", no trailing slash, no NUL)`);
   }
   if (scope.workspaceRoot === '/') throw new ToolwardenError('INVALID_OPTIONS', 'sandbox: the workspace root "/" would expose the whole host read-write');
-  for (const blocked of scope.blockedInWorkspace) {
+  for (const blocked of inside) {
     if (blocked === scope.workspaceRoot || !isWithin(blocked, scope.workspaceRoot)) {
       throw new ToolwardenError('INVALID_OPTIONS', `sandbox: blocked path "${blocked}" must be strictly inside the workspace "${scope.workspaceRoot}"`);
     }

@@ -24,6 +24,11 @@ export interface SandboxScope {
    * existing `.git`, which gets an empty read-only tmpfs so no hook can be planted.
    */
   readonly blockedInWorkspace: readonly string[];
+  /**
+   * Missing paths inside the workspace covered by an empty read-only tmpfs, so the command cannot create them
+   * (see topLevelStubs). bwrap makes the mount point on the host; the caller removes it after the command.
+   */
+  readonly stubsInWorkspace?: readonly string[];
   /** The session's network permission; commands get the host network only with `['*', ...]` (see README). */
   readonly net: NetPermission;
   /**

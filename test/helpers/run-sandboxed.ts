@@ -22,6 +22,7 @@ export interface DriverSettings {
   sandbox?: 'auto' | 'required';
   /** PATH of the driver's runtime (where it looks for bwrap and prlimit). */
   envPath?: string;
+  excludedPaths?: string[];
 }
 
 const DRIVER = fileURLToPath(new URL('./sandbox-driver.mjs', import.meta.url));

@@ -3,12 +3,12 @@
 // argv[2]: JSON { workspaceRoot, commands: string[], limits?: object, sandbox?: mode, envPath?: PATH for the runtime }
 import { createRuntime } from '../../dist/src/index.js';
 
-const { workspaceRoot, commands, limits, sandbox = 'required', envPath } = JSON.parse(process.argv[2] ?? '{}');
+const { workspaceRoot, commands, limits, sandbox = 'required', envPath, excludedPaths } = JSON.parse(process.argv[2] ?? '{}');
 if (envPath !== undefined) process.env.PATH = envPath;
 const rt = await createRuntime({ idleWorkers: 1 });
 const results = [];
 try {
-  const session = await rt.openSession({ workspaceRoot, tools: ['bash'], sandbox, ...(limits ? { limits } : {}) });
+  const session = await rt.openSession({ workspaceRoot, tools: ['bash'], sandbox, ...(limits ? { limits } : {}), ...(excludedPaths ? { excludedPaths } : {}) });
   for (const command of commands) {
     const result = await session.call('bash', { command });
     const sc = result.structuredContent ?? {};
