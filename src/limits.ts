@@ -24,7 +24,7 @@ export interface Limits {
   sandboxTmpBytes: number;
   /** Processes and threads a sandboxed command may have at once (RLIMIT_NPROC, see README). @default 512 */
   commandMaxProcesses: number;
-  /** Address space of each process of a sandboxed command (RLIMIT_AS). @default 8589934592 (8 GiB) */
+  /** Private writable memory of each process of a sandboxed command (RLIMIT_DATA). @default 8589934592 (8 GiB) */
   commandMemoryBytes: number;
   /** CPU seconds of each process of a sandboxed command (RLIMIT_CPU). @default 600 */
   commandCpuSeconds: number;

@@ -65,7 +65,7 @@ function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined,
   return [
     prlimit,
     `--nproc=${limits.maxProcesses}`,
-    `--as=${limits.memoryBytes}`,
+    `--data=${limits.memoryBytes}`,
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     '--', ...argv,
   ];

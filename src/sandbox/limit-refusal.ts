@@ -16,8 +16,8 @@ export interface LimitRefusal {
 const SIGXCPU_EXIT = 128 + 24;
 // What shells, coreutils and common runtimes print when fork fails with EAGAIN under RLIMIT_NPROC.
 const FORK_FAILED = /\b(?:fork|clone|vfork|spawn)\b[^\n]*(?:Resource temporarily unavailable|EAGAIN)|Cannot fork|can't fork|BlockingIOError/i;
-// ENOMEM as libc, Python, Node/V8, C++ and Rust report it under RLIMIT_AS.
-const OUT_OF_MEMORY = /Cannot allocate memory|MemoryError|\bENOMEM\b|std::bad_alloc|memory allocation of \d+ bytes failed|Fatal process out of memory|JavaScript heap out of memory|out of memory/i;
+// ENOMEM as libc, Python, Node/V8, C++ and Rust report it under RLIMIT_DATA.
+const OUT_OF_MEMORY = /Cannot allocate memory|MemoryError|\bENOMEM\b|std::bad_alloc|memory allocation of \d+ bytes failed|Fatal process out of memory|JavaScript heap out of memory|Array buffer allocation failed|out of memory/i;
 const NO_SPACE = /No space left on device|ENOSPC/;
 
 /**
@@ -45,7 +45,7 @@ export function findLimitRefusal(
     return { code: 'COMMAND_PROCESS_LIMIT', message: `the command could not start another process: at most ${limits.maxProcesses} at once (limits.commandMaxProcesses)` };
   }
   if (OUT_OF_MEMORY.test(end.stderr)) {
-    return { code: 'MEMORY_LIMIT', message: `the command could not allocate memory: each process may map ${limits.memoryBytes} bytes (limits.commandMemoryBytes)` };
+    return { code: 'MEMORY_LIMIT', message: `the command could not allocate memory: each process may use ${limits.memoryBytes} bytes of private writable memory (limits.commandMemoryBytes)` };
   }
   return undefined;
 }

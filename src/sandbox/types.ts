@@ -46,7 +46,10 @@ export interface SandboxLimits {
   readonly tmpBytes: number;
   /** RLIMIT_NPROC: processes (threads included) the command may have at once. */
   readonly maxProcesses: number;
-  /** RLIMIT_AS: the address space of each process. */
+  /**
+   * RLIMIT_DATA: private writable memory of each process (heap and anonymous mappings). Not RLIMIT_AS: V8 and
+   * Go reserve far more address space than they use (a WebAssembly instance alone reserves about 10 GiB).
+   */
   readonly memoryBytes: number;
   /** RLIMIT_CPU: CPU seconds of each process; SIGXCPU at the limit, SIGKILL a second later. */
   readonly cpuSeconds: number;

@@ -10,6 +10,7 @@ const HOGS: [string, string, string][] = [
   ['a dd filling /tmp past its cap', 'dd if=/dev/zero of=/tmp/fill bs=1M count=32', 'TMP_SPACE_LIMIT'],
   ['a file filling HOME past the cap', py("open('/tmp/home/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
   ['a memory hog', py('b = bytearray(2 * 1024 ** 3)'), 'MEMORY_LIMIT'],
+  ['a node memory hog', `node -e "const a = []; for (let i = 0; i < 40; i++) a.push(Buffer.alloc(64 * 1024 * 1024, 1))"`, 'MEMORY_LIMIT'],
   ['a CPU spinner', py('while True: pass'), 'CPU_LIMIT'],
 ];
 // RLIMIT_NPROC does not bind the host's uid 0 (the kernel exempts root), so as root the fork bomb row does not apply.
@@ -21,6 +22,8 @@ const WITHIN: [string, string][] = [
   ['a short computation', py('print(sum(range(10 ** 6)))')],
   ['twenty processes at once', "sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.2 & i=$((i+1)); done; wait; echo done'"],
   ['node under the memory limit', 'node -e "console.log(process.version)"'],
+  // V8 reserves ~10 GiB of address space per WebAssembly memory (undici's fetch uses one): a limit on address space would break it.
+  ['node instantiating WebAssembly', `node -e "WebAssembly.instantiate(new Uint8Array([0,97,115,109,1,0,0,0,5,3,1,0,1])).then(() => console.log('wasm'))"`],
 ];
 
 describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
