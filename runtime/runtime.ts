@@ -26,6 +26,8 @@ import { PolicyGate } from './policy/policy-gate.js';
 import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
 import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
+import { runSandboxSelfTest } from './sandbox/run-self-test.js';
+import type { SelfTestCheck } from '../src/sandbox/self-test.js';
 import { WalkPool } from './walk/index.js';
 import { assertCapabilityWithinTenant } from './tenant-bound.js';
 import { Session, type Admission, type SessionHost } from './session.js';
@@ -60,6 +62,7 @@ export class Runtime {
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #sandboxDetection: Promise<SandboxDetection> | undefined;
+  #sandboxSelfTest: Promise<SelfTestCheck[]> | undefined;
   #closed = false;
 
   /** @internal use {@link createRuntime} */
@@ -361,7 +364,11 @@ export class Runtime {
   #sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice> {
     if (mode === 'off') return Promise.resolve(createSandbox('off', { available: false }));
     this.#sandboxDetection ??= detectSandbox();
-    return this.#sandboxDetection.then((detection) => createSandbox(mode, detection));
+    return this.#sandboxDetection.then(async (detection) => {
+      // Proven once per runtime, before the first sandboxed command: a property that does not hold fails closed.
+      const checks = detection.available ? await (this.#sandboxSelfTest ??= runSandboxSelfTest(detection)) : [];
+      return createSandbox(mode, detection, checks);
+    });
   }
 
   #assertOpen(): void {

@@ -73,6 +73,16 @@ export const ERROR_CODES = [
    * other session's id, another tool's operation, another path).
    */
   'BROKER_REFUSED',
+  /** A sandboxed command could not start another process: it reached `limits.commandMaxProcesses`. */
+  'COMMAND_PROCESS_LIMIT',
+  /** A sandboxed command filled its private /tmp or HOME tmpfs to `limits.sandboxTmpBytes`. */
+  'TMP_SPACE_LIMIT',
+  /** A sandboxed command failed to allocate memory past `limits.commandMemoryBytes`. */
+  'MEMORY_LIMIT',
+  /** A sandboxed command's process used `limits.commandCpuSeconds` of CPU time and was killed. */
+  'CPU_LIMIT',
+  /** A sandboxed command created or changed a path on the blocklist; what it created was removed. */
+  'BLOCKED_PATH_WRITTEN',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */

@@ -20,6 +20,14 @@ export interface Limits {
   maxConcurrentCalls: number;
   /** Bytes a session may write in total (file tools); 0 means unlimited. @default 0 */
   writeQuotaBytes: number;
+  /** Size cap of a sandboxed command's private /tmp (and of its HOME when HOME is a tmpfs of its own). @default 536870912 (512 MiB) */
+  sandboxTmpBytes: number;
+  /** Processes and threads a sandboxed command may have at once (RLIMIT_NPROC, see README). @default 512 */
+  commandMaxProcesses: number;
+  /** Private writable memory of each process of a sandboxed command (RLIMIT_DATA). @default 8589934592 (8 GiB) */
+  commandMemoryBytes: number;
+  /** CPU seconds of each process of a sandboxed command (RLIMIT_CPU). @default 600 */
+  commandCpuSeconds: number;
 }
 
 /** The defaults applied to every session. */
@@ -34,4 +42,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   workerHeapMb: 256,
   maxConcurrentCalls: 16,
   writeQuotaBytes: 0,
+  sandboxTmpBytes: 512 * 1024 * 1024,
+  commandMaxProcesses: 512,
+  commandMemoryBytes: 8 * 1024 * 1024 * 1024,
+  commandCpuSeconds: 600,
 });

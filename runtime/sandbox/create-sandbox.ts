@@ -1,8 +1,10 @@
 import { ToolwardenError } from '../../src/errors.js';
+import { describeFailures, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
-import { SANDBOX_MODES, type Sandbox, type SandboxMode } from '../../src/sandbox/types.js';
+import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
 import { canonicalize, canonicalizeScope, hostSandboxSys } from './host-sys.js';
+import { seccompFilterPath, withSeccompFd } from './seccomp-file.js';
 
 /** The sandbox a session uses, and the warning to show once when `auto` fell back to the static checks. */
 export interface SandboxChoice {
@@ -17,15 +19,23 @@ export const NO_SANDBOX: Sandbox = Object.freeze({ kind: 'none', wrap: (argv: re
 const INSTALL_HINT = 'install it with: apt-get install bubblewrap (Debian/Ubuntu) or dnf install bubblewrap (Fedora), and make sure user namespaces are enabled';
 
 /**
- * Chooses the sandbox for a mode given the runtime's detection. `required` without a working bwrap throws
- * SANDBOX_UNAVAILABLE; `auto` without one returns {@link NO_SANDBOX} and a warning; `off` returns NO_SANDBOX.
+ * Chooses the sandbox for a mode given the runtime's detection and self-test. `required` without a working bwrap,
+ * or with a self-test property failed, throws SANDBOX_UNAVAILABLE naming what is missing; `auto` without bwrap
+ * returns {@link NO_SANDBOX} and a warning, and with a failed property the sandbox plus a warning naming it;
+ * `off` returns NO_SANDBOX.
  *
- * @example const { sandbox, warning } = createSandbox('auto', await detectSandbox());
+ * @example const { sandbox, warning } = createSandbox('auto', detection, await runSandboxSelfTest(detection));
  */
-export function createSandbox(mode: SandboxMode, detection: SandboxDetection): SandboxChoice {
+export function createSandbox(mode: SandboxMode, detection: SandboxDetection, checks: readonly SelfTestCheck[] = []): SandboxChoice {
   if (!SANDBOX_MODES.includes(mode)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be one of ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   if (mode === 'off') return { sandbox: NO_SANDBOX, warning: undefined };
-  if (detection.available && detection.path !== undefined) return { sandbox: createBubblewrapSandbox(detection.path), warning: undefined };
+  if (detection.available && detection.path !== undefined) {
+    const sandbox = createBubblewrapSandbox(detection.path, featuresOf(detection));
+    const failed = describeFailures(checks);
+    if (failed === '') return { sandbox, warning: undefined };
+    if (mode === 'required') throw new ToolwardenError('SANDBOX_UNAVAILABLE', `sandbox 'required' but the OS sandbox self-test failed: ${failed}`);
+    return { sandbox, warning: `OS sandbox self-test failed: ${failed}; commands still run inside bubblewrap, without those properties` };
+  }
   const reason = detection.reason ?? 'bwrap is not available';
   if (mode === 'required') {
     throw new ToolwardenError('SANDBOX_UNAVAILABLE', `sandbox 'required' but the OS sandbox is unavailable (${reason}); ${INSTALL_HINT}`);
@@ -36,10 +46,27 @@ export function createSandbox(mode: SandboxMode, detection: SandboxDetection): S
   };
 }
 
-/** A bubblewrap sandbox using the bwrap at `bwrapPath`; wrap() canonicalizes the scope and cwd first. */
-export function createBubblewrapSandbox(bwrapPath: string): Sandbox {
+/** What the layout may use on this host, given the runtime's detection. */
+export function featuresOf(detection: SandboxDetection): SandboxFeatures {
+  return {
+    userNamespace: detection.userNamespace === true,
+    seccomp: seccompFilterPath() !== undefined,
+    ...(detection.prlimit === undefined ? {} : { prlimit: detection.prlimit }),
+  };
+}
+
+/**
+ * A bubblewrap sandbox using the bwrap at `bwrapPath`; wrap() canonicalizes the scope and cwd first, and with
+ * `features.seccomp` starts bwrap through a shell that hands it the filter.
+ */
+export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeatures = {}): Sandbox {
+  const filter = features.seccomp === true ? seccompFilterPath() : undefined;
+  const used: SandboxFeatures = { ...features, seccomp: filter !== undefined };
   return Object.freeze({
     kind: 'bubblewrap',
-    wrap: (argv, scope, cwd) => [bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys)],
+    wrap: (argv, scope, cwd) => {
+      const bwrap = [bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)];
+      return filter === undefined ? bwrap : withSeccompFd(filter, bwrap);
+    },
   } satisfies Sandbox);
 }

@@ -7,6 +7,10 @@ export interface SandboxDetection {
   readonly available: boolean;
   readonly path?: string;
   readonly reason?: string;
+  /** Whether bwrap can also make a user namespace here (then every command gets one). */
+  readonly userNamespace?: boolean;
+  /** util-linux prlimit, which sets each command's rlimits; without it commands run without them. */
+  readonly prlimit?: string;
 }
 
 /** Where to look and how long the start probe may take. */
@@ -28,8 +32,12 @@ export async function detectSandbox(options: DetectSandboxOptions = {}): Promise
   if (process.platform !== 'linux') return { available: false, reason: `bubblewrap sandboxing needs Linux; this is ${process.platform}` };
   const path = findOnPath('bwrap', options.envPath ?? process.env['PATH'] ?? '');
   if (path === undefined) return { available: false, reason: 'bwrap was not found on PATH' };
-  const failure = await probe(path, options.probeTimeoutMs ?? 5_000);
-  return failure === undefined ? { available: true, path } : { available: false, path, reason: `${path} cannot start a sandbox: ${failure}` };
+  const timeoutMs = options.probeTimeoutMs ?? 5_000;
+  const failure = await probe(path, PROBE_ARGS, timeoutMs);
+  if (failure !== undefined) return { available: false, path, reason: `${path} cannot start a sandbox: ${failure}` };
+  const userNamespace = (await probe(path, ['--unshare-user', '--disable-userns', ...PROBE_ARGS], timeoutMs)) === undefined;
+  const prlimit = findOnPath('prlimit', options.envPath ?? process.env['PATH'] ?? '');
+  return { available: true, path, userNamespace, ...(prlimit === undefined ? {} : { prlimit }) };
 }
 
 function findOnPath(program: string, envPath: string): string | undefined {
@@ -47,9 +55,10 @@ function findOnPath(program: string, envPath: string): string | undefined {
   return undefined;
 }
 
-function probe(path: string, timeoutMs: number): Promise<string | undefined> {
+function probe(path: string, args: readonly string[], timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(path, PROBE_ARGS, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
+    // The system PATH inside, so a runtime PATH that holds little more than bwrap still finds `true`.
+    execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL', env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
       if (error === null) resolve(undefined);
       else resolve(stderr.trim() || (error.killed ? `no exit within ${timeoutMs} ms` : error.message));
     });

@@ -26,6 +26,7 @@ export function canonicalizeScope(scope: SandboxScope): SandboxScope {
     workspaceRoot,
     readRoots: scope.readRoots.map(canonicalize),
     blockedInWorkspace: scope.blockedInWorkspace.map(canonicalize).filter(inside),
+    ...(scope.stubsInWorkspace === undefined ? {} : { stubsInWorkspace: scope.stubsInWorkspace.map(canonicalize).filter(inside) }),
     ...(scope.home === undefined ? {} : { home: resolve(scope.home) }),
   };
 }

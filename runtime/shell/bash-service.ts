@@ -3,8 +3,12 @@ import path from 'node:path';
 import { ToolwardenError, toPlainError } from '../../src/errors.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
-import type { Sandbox, SandboxScope } from '../../src/sandbox/index.js';
-import { execCommand, ProcessRegistry, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { DEFAULT_SANDBOX_HOME, type Sandbox, type SandboxScope } from '../../src/sandbox/index.js';
+import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
+import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
+import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
+import { canonicalize } from '../sandbox/host-sys.js';
+import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
@@ -76,6 +80,7 @@ export class BashService {
       case 'exec': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
         const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+        const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
         const outcome = await execCommand({
           command: request.command,
           cwd,
@@ -84,9 +89,10 @@ export class BashService {
           maxOutputChars: limits.maxProcessOutputChars,
           encoding: this.#options.encoding,
           shell: this.#options.shell,
-          wrap: this.#wrap,
+          wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
         });
-        return withRule(formatExecResult(request.command, outcome, timeoutMs, []), rule);
+        const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
+        return withRule(guard === undefined ? result : this.#withBlockedCheck(result, guard.finish()), rule);
       }
       case 'start': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
@@ -138,17 +144,49 @@ export class BashService {
     return { cwd, rule: outcome.rule };
   }
 
-  readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
+  // A background process gets the read-only mounts and stubs too; the check after it is for exec only.
+  readonly #wrap = (argv: string[], cwd: string): string[] => {
+    const guard = this.#blockedGuard();
+    return this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd);
+  };
 
-  #sandboxScope(): SandboxScope {
+  #blockedGuard(): BlockedGuard {
+    const { capability, paths } = this.#options;
+    const root = canonicalize(capability.workspaceRoot);
+    return startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
+  }
+
+  /** A command that created or changed a blocked path becomes BLOCKED_PATH_WRITTEN (what it created is gone). */
+  #withBlockedCheck(result: ToolResult, report: BlockedReport): ToolResult {
+    const note = report.truncated ? { blockedScanTruncated: true } : {};
+    if (report.findings.length === 0) return report.truncated ? { ...result, structuredContent: { ...result.structuredContent, ...note } } : result;
+    const described = describeFindings(report.findings);
+    this.#options.warn(`a sandboxed command wrote blocked paths: ${described}`);
+    const message = `the command wrote paths on the blocklist: ${described}\n${result.content[0]?.text ?? ''}`;
+    return errorResult('BLOCKED_PATH_WRITTEN', message, { ...result.structuredContent, ...note, blockedPaths: report.findings.map((f) => ({ ...f })) });
+  }
+
+  /** A sandboxed command that died of one of its limits becomes an error with that limit's code. */
+  #withLimitRefusal(result: ToolResult, outcome: ExecOutcome): ToolResult {
+    if (this.#options.sandbox.kind === 'none' || outcome.timedOut) return result;
+    const scope = this.#sandboxScope();
+    if (scope.limits === undefined) return result;
+    const tmpDirs = [...new Set(['/tmp', scope.home ?? DEFAULT_SANDBOX_HOME])];
+    const refusal = findLimitRefusal(outcome, scope.limits, { tmpDirs, workspaceHasRoom: hasRoom(scope.workspaceRoot) });
+    if (refusal === undefined) return result;
+    return errorResult(refusal.code, `${refusal.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, limit: refusal.code });
+  }
+
+  #sandboxScope(guard?: BlockedGuard): SandboxScope {
     const { capability } = this.#options;
-    const root = capability.workspaceRoot;
-    const blocked = [path.join(root, '.git', 'hooks'), ...capability.excludedPaths.map((p) => path.join(root, p))];
+    const { limits } = capability;
     return {
-      workspaceRoot: root,
+      workspaceRoot: capability.workspaceRoot,
       readRoots: capability.readRoots,
-      blockedInWorkspace: [...new Set(blocked)].filter((p) => fs.existsSync(p) || p.endsWith(`${path.sep}hooks`) && fs.existsSync(path.dirname(p))),
+      blockedInWorkspace: guard?.existing ?? [],
+      stubsInWorkspace: guard?.stubs ?? [],
       net: capability.net === false ? false : [...capability.net],
+      limits: { tmpBytes: limits.sandboxTmpBytes, maxProcesses: limits.commandMaxProcesses, memoryBytes: limits.commandMemoryBytes, cpuSeconds: limits.commandCpuSeconds },
     };
   }
 
@@ -175,6 +213,16 @@ export class BashService {
     const [first, ...rest] = result.content;
     const text = `[toolwarden: ${warning}]\n${first?.text ?? ''}`;
     return { ...result, content: [{ type: 'text', text }, ...rest], structuredContent: { ...result.structuredContent, sandboxWarning: warning } };
+  }
+}
+
+/** Whether the filesystem holding `dir` has at least a MiB free (then a full-disk error came from a tmpfs). */
+function hasRoom(dir: string): boolean {
+  try {
+    const stat = fs.statfsSync(dir);
+    return stat.bavail * stat.bsize > 1024 * 1024;
+  } catch {
+    return false;
   }
 }
 

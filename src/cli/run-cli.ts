@@ -1,12 +1,14 @@
 import { toPlainError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { runDemo } from './commands/demo.js';
+import { runDoctor } from './commands/doctor.js';
 import { runExplain } from './commands/explain.js';
 import { runServe } from './commands/serve.js';
 import { USAGE } from './usage.js';
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
   demo: runDemo,
+  doctor: runDoctor,
   explain: runExplain,
   serve: runServe,
 };

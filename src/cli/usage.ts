@@ -4,6 +4,7 @@ export const USAGE = {
 
 Commands:
   demo      run a demo session on a temporary workspace: allowed and refused calls side by side
+  doctor    check the OS sandbox: start one and prove each property from inside it
   explain   say what a tool call would get under a config's rules, and which rule decides
   serve     expose a session as an MCP server (stdio), or many users' sessions over Streamable HTTP
 
@@ -13,6 +14,13 @@ Run 'toolwarden <command> --help' for a command's options.
 
 Creates a temporary workspace (files, a symlink to outside, .git/hooks), opens a session with the file
 tools and bash, makes allowed and refused calls, prints them as a table, and removes the workspace.
+`,
+  doctor: `Usage: toolwarden doctor [--json]
+
+Finds bwrap, starts one sandbox with a session's layout and proves from inside it: /proc/sys is read-only, the
+network is absent, a file outside is invisible, a blocked path is unwritable, no capabilities, no new
+privileges, a seccomp filter, a process limit. Prints each property with pass/FAIL; exits 1 if any fails.
+  --json            print the report as JSON
 `,
   explain: `Usage: toolwarden explain --tool T --args JSON [--config FILE] [--user U] [--workspace DIR] [--sandbox MODE]
 

@@ -2,20 +2,23 @@ import { posix } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { allowsAllHosts } from '../net/net-permission.js';
 import { buildSystemMounts, type MountOp } from './system-mounts.js';
-import type { SandboxScope, SandboxSys } from './types.js';
+import { buildProcMounts } from './proc-mounts.js';
+import { SECCOMP_FD, type SandboxFeatures, type SandboxLimits, type SandboxScope, type SandboxSys } from './types.js';
 
 /** HOME inside the sandbox when the scope names none: an empty directory in the private /tmp. */
 export const DEFAULT_SANDBOX_HOME = '/tmp/home';
 
 /**
  * The bubblewrap arguments (without the `bwrap` program itself) that run `argv` in `cwd` inside the scope:
- * private /tmp, /proc and /dev; read roots and system dirs read-only (/etc secrets masked); the workspace
- * read-write; blocked paths inside it read-only; everything else absent; the root read-only; all capabilities
- * dropped; new pid, ipc, uts and (unless every host is allowed) network namespaces.
+ * private /tmp (size-capped), /proc (its kernel knobs read-only or masked) and /dev; no /sys; read roots and
+ * system dirs read-only (/etc secrets masked); the workspace read-write; blocked paths inside it read-only;
+ * everything else absent; the root read-only; all capabilities dropped; new pid, ipc, uts, (when `features`
+ * allow) user, and (unless every host is allowed) network namespaces; the seccomp filter and rlimits when
+ * `features` provide them.
  *
  * @example buildBwrapArgs(scope, '/ws', ['sh', '-c', 'ls'], sys) // ['--tmpfs', '/tmp', ..., '--', 'sh', '-c', 'ls']
  */
-export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly string[], sys: SandboxSys): string[] {
+export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly string[], sys: SandboxSys, features: SandboxFeatures = {}): string[] {
   validateScope(scope);
   if (argv.length === 0) throw new ToolwardenError('INVALID_ARGS', 'sandbox: the command argv is empty; give at least the program');
   const home = scope.home ?? DEFAULT_SANDBOX_HOME;
@@ -24,8 +27,9 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
   }
   const ops: MountOp[] = [
-    { dest: '/tmp', args: ['--tmpfs', '/tmp'] },
+    { dest: '/tmp', args: [...sizeOf(scope.limits), '--tmpfs', '/tmp'] },
     { dest: '/proc', args: ['--proc', '/proc'] },
+    ...buildProcMounts(sys),
     { dest: '/dev', args: ['--dev', '/dev'] },
     ...buildReadRootMounts(scope, sys),
     ...buildSystemMounts(sys),
@@ -33,16 +37,36 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
     ...buildBlockedMounts(scope, sys),
   ];
-  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: ['--tmpfs', home] });
+  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...sizeOf(scope.limits), '--tmpfs', home] });
   return [
     ...sortParentsFirst(ops).flatMap((op) => op.args),
     '--remount-ro', '/',
+    // Inside its own user namespace root holds capabilities over that namespace only, and --disable-userns stops
+    // the command from making a nested one (where it would get them back).
+    ...(features.userNamespace ? ['--unshare-user', '--disable-userns'] : []),
     '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     ...(allowsAllHosts(scope.net) ? [] : ['--unshare-net']),
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--setenv', 'HOME', home,
     '--setenv', 'TMPDIR', '/tmp',
     '--chdir', cwd,
+    ...(features.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
+    '--', ...withRlimits(argv, scope.limits, features.prlimit),
+  ];
+}
+
+function sizeOf(limits: SandboxLimits | undefined): string[] {
+  return limits === undefined ? [] : ['--size', String(limits.tmpBytes)];
+}
+
+function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined, prlimit: string | undefined): string[] {
+  if (limits === undefined || prlimit === undefined) return [...argv];
+  // The CPU hard limit a second after the soft one: SIGXCPU first, so the result can say why the command died.
+  return [
+    prlimit,
+    `--nproc=${limits.maxProcesses}`,
+    `--data=${limits.memoryBytes}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     '--', ...argv,
   ];
 }
@@ -63,6 +87,9 @@ function buildBlockedMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
       ops.push({ dest: blocked, args: ['--tmpfs', blocked, '--remount-ro', blocked] });
     }
   }
+  for (const stub of scope.stubsInWorkspace ?? []) {
+    if (!sys.existing(stub)) ops.push({ dest: stub, args: ['--tmpfs', stub, '--remount-ro', stub] });
+  }
   return ops;
 }
 
@@ -77,12 +104,16 @@ function buildResolverMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {
 }
 
 function validateScope(scope: SandboxScope): void {
-  const paths = [scope.workspaceRoot, ...scope.readRoots, ...scope.blockedInWorkspace, ...(scope.home === undefined ? [] : [scope.home])];
+  for (const [name, value] of Object.entries(scope.limits ?? {})) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new ToolwardenError('INVALID_OPTIONS', `sandbox: limits.${name} must be a positive integer, got ${String(value)}`);
+  }
+  const inside = [...scope.blockedInWorkspace, ...(scope.stubsInWorkspace ?? [])];
+  const paths = [scope.workspaceRoot, ...scope.readRoots, ...inside, ...(scope.home === undefined ? [] : [scope.home])];
   for (const path of paths) {
     if (!isAbsoluteCanonical(path)) throw new ToolwardenError('INVALID_OPTIONS', `sandbox: path "${path}" must be absolute and canonical (no "..", no trailing slash, no NUL)`);
   }
   if (scope.workspaceRoot === '/') throw new ToolwardenError('INVALID_OPTIONS', 'sandbox: the workspace root "/" would expose the whole host read-write');
-  for (const blocked of scope.blockedInWorkspace) {
+  for (const blocked of inside) {
     if (blocked === scope.workspaceRoot || !isWithin(blocked, scope.workspaceRoot)) {
       throw new ToolwardenError('INVALID_OPTIONS', `sandbox: blocked path "${blocked}" must be strictly inside the workspace "${scope.workspaceRoot}"`);
     }

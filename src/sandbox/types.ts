@@ -24,6 +24,11 @@ export interface SandboxScope {
    * existing `.git`, which gets an empty read-only tmpfs so no hook can be planted.
    */
   readonly blockedInWorkspace: readonly string[];
+  /**
+   * Missing paths inside the workspace covered by an empty read-only tmpfs, so the command cannot create them
+   * (see topLevelStubs). bwrap makes the mount point on the host; the caller removes it after the command.
+   */
+  readonly stubsInWorkspace?: readonly string[];
   /** The session's network permission; commands get the host network only with `['*', ...]` (see README). */
   readonly net: NetPermission;
   /**
@@ -31,7 +36,40 @@ export interface SandboxScope {
    * workspace and read roots, an empty private tmpfs is mounted there.
    */
   readonly home?: string;
+  /** Resource bounds of each command; without them only the namespaces bound it. */
+  readonly limits?: SandboxLimits;
 }
+
+/** Per-command resource bounds the sandbox applies (see README "Resource limits"). */
+export interface SandboxLimits {
+  /** Size cap of the private /tmp tmpfs, and of the HOME tmpfs when HOME has its own. */
+  readonly tmpBytes: number;
+  /** RLIMIT_NPROC: processes (threads included) the command may have at once. */
+  readonly maxProcesses: number;
+  /**
+   * RLIMIT_DATA: private writable memory of each process (heap and anonymous mappings). Not RLIMIT_AS: V8 and
+   * Go reserve far more address space than they use (a WebAssembly instance alone reserves about 10 GiB).
+   */
+  readonly memoryBytes: number;
+  /** RLIMIT_CPU: CPU seconds of each process; SIGXCPU at the limit, SIGKILL a second later. */
+  readonly cpuSeconds: number;
+}
+
+/**
+ * What the host's bwrap can do, as found once per runtime by the detection, and the tools the layout uses.
+ * Every flag off gives the layout of a bwrap without user namespaces and without a filter.
+ */
+export interface SandboxFeatures {
+  /** Run in a new user namespace (`--unshare-user`, `--disable-userns`). */
+  readonly userNamespace?: boolean;
+  /** A seccomp filter is readable on {@link SECCOMP_FD} when bwrap starts (`--seccomp`). */
+  readonly seccomp?: boolean;
+  /** util-linux prlimit inside the sandbox, which sets the rlimits of `limits`; without it they are not set. */
+  readonly prlimit?: string;
+}
+
+/** The file descriptor the seccomp filter is passed to bwrap on. */
+export const SECCOMP_FD = 3;
 
 /** Wraps a command's argv so it runs inside the OS sandbox; the `none` kind returns argv unchanged. */
 export interface Sandbox {

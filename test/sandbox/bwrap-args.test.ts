@@ -105,3 +105,46 @@ describe('buildBwrapArgs refusals', () => {
     expect(() => buildBwrapArgs(scope, '/ws', [], sys)).toThrowError(expect.objectContaining({ code: 'INVALID_ARGS' }));
   });
 });
+
+describe('buildBwrapArgs hardening and limits', () => {
+  const procSys: SandboxSys = { ...sys, existing: (p) => p.startsWith('/proc/') || sys.existing(p) };
+  const limits = { tmpBytes: 1024, maxProcesses: 64, memoryBytes: 4096, cpuSeconds: 7 };
+  const hardened = buildBwrapArgs({ ...scope, limits, home: '/home/agent' }, '/ws', ['sh', '-c', 'ls'], procSys, { userNamespace: true, seccomp: true, prlimit: '/usr/bin/prlimit' });
+  const g = groups(hardened);
+
+  it.each([
+    ['/proc/sys read-only', '--ro-bind /proc/sys /proc/sys'],
+    ['/proc/sysrq-trigger read-only', '--ro-bind /proc/sysrq-trigger /proc/sysrq-trigger'],
+    ['/proc/kcore masked', '--ro-bind /dev/null /proc/kcore'],
+    ['/proc/kallsyms masked', '--ro-bind /dev/null /proc/kallsyms'],
+    ['/proc/acpi emptied', '--tmpfs /proc/acpi'],
+    ['a user namespace', '--unshare-user'],
+    ['no nested user namespaces', '--disable-userns'],
+    ['the seccomp filter on fd 3', '--seccomp 3'],
+  ])('has %s', (_name, group) => {
+    expect(g).toContain(group);
+  });
+
+  it.each(['/tmp', '/home/agent'])('caps the size of the %s tmpfs', (dest) => {
+    expect(g[g.indexOf(`--tmpfs ${dest}`) - 1]).toBe('--size 1024');
+  });
+
+  it('puts /proc before the knobs bound over it', () => {
+    expect(g.indexOf('--proc /proc')).toBeLessThan(g.indexOf('--ro-bind /proc/sys /proc/sys'));
+  });
+
+  it('runs the command under prlimit with every rlimit', () => {
+    expect(hardened.slice(hardened.indexOf('--'))).toEqual(['--', '/usr/bin/prlimit', '--nproc=64', '--data=4096', '--cpu=7:8', '--', 'sh', '-c', 'ls']);
+  });
+
+  it('leaves out what the features do not provide', () => {
+    const plain = buildBwrapArgs({ ...scope, limits }, '/ws', ['true'], sys);
+    expect(plain).not.toContain('--unshare-user');
+    expect(plain).not.toContain('--seccomp');
+    expect(plain.slice(plain.indexOf('--'))).toEqual(['--', 'true']);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses a limit of %s', (value) => {
+    expect(() => buildBwrapArgs({ ...scope, limits: { ...limits, tmpBytes: value } }, '/ws', ['true'], sys)).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+});

@@ -33,9 +33,12 @@ describe('createSandbox', () => {
     expect(() => createSandbox('maybe' as SandboxMode, PRESENT)).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 
-  it('prefixes the command with the detected bwrap and leaves it unchanged without a sandbox', () => {
+  it('starts the detected bwrap through a shell that opens the seccomp filter, and leaves the command unchanged without a sandbox', () => {
     const wrapped = createSandbox('required', PRESENT).sandbox.wrap(['echo', 'hi'], scope, '/tmp');
-    expect(wrapped[0]).toBe('/opt/bin/bwrap');
+    expect(wrapped.slice(0, 3)).toEqual(['/bin/sh', '-c', 'exec 3<"$0" && exec "$@"']);
+    expect(wrapped[3]).toMatch(/toolwarden-seccomp-.*filter\.bpf$/);
+    expect(wrapped[4]).toBe('/opt/bin/bwrap');
+    expect(wrapped).toContain('--seccomp');
     expect(wrapped.slice(-3)).toEqual(['--', 'echo', 'hi']);
     expect(NO_SANDBOX.wrap(['echo', 'hi'], scope, '/tmp')).toEqual(['echo', 'hi']);
   });

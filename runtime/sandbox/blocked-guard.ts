@@ -1,0 +1,53 @@
+import { existsSync, statSync } from 'node:fs';
+import type { BlockedEntry } from '../../src/path-guard/blocklist.js';
+import { diffBlockedSnapshots, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
+import { DEFAULT_SCAN_MAX_DIRS, removeCreated, removeStub, scanBlocked } from './blocked-scan.js';
+
+/** A blocked path a command created or changed, and whether toolwarden removed it. */
+export interface BlockedFinding extends BlockedChange {
+  /** True when it was created (or replaced) and is now gone; a path changed in place cannot be restored. */
+  readonly removed: boolean;
+}
+
+/** What the check after a command found. */
+export interface BlockedReport {
+  readonly findings: readonly BlockedFinding[];
+  /** The walk before or after stopped at its bound: blocked paths deeper than it were not checked. */
+  readonly truncated: boolean;
+}
+
+/** One command's blocklist guard: what to mount before it, and the check after it. */
+export interface BlockedGuard {
+  /** Existing blocked paths, to bind read-only over the workspace. */
+  readonly existing: readonly string[];
+  /** Missing top-level blocked paths, to cover with an empty read-only mount. */
+  readonly stubs: readonly string[];
+  /** Walks again, removes what the command created at blocked paths, and removes the stubs. */
+  finish(): BlockedReport;
+}
+
+/**
+ * Walks the (canonical) workspace before a command: blocked paths that exist are bound read-only, missing
+ * top-level ones are covered; `finish()` after the command finds what was created or changed at any depth.
+ */
+export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedEntry[], excluded: readonly string[], maxDirs = DEFAULT_SCAN_MAX_DIRS): BlockedGuard {
+  const before = scanBlocked(workspaceRoot, list, excluded, maxDirs);
+  const stubs = topLevelStubs(workspaceRoot, existsSync, (p) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true, list);
+  return {
+    existing: [...before.paths.keys()],
+    stubs,
+    finish: () => {
+      const after = scanBlocked(workspaceRoot, list, excluded, maxDirs);
+      const changes = diffBlockedSnapshots(before, after, new Set(stubs));
+      const reported = new Set(changes.map((c) => c.path));
+      for (const stub of stubs) if (!reported.has(stub)) removeStub(stub);
+      const findings = changes.map((c) => ({ ...c, removed: c.change === 'created' && removeCreated(c.path) }));
+      return { findings, truncated: before.truncated || after.truncated };
+    },
+  };
+}
+
+/** The sentence a result and the audit give for the findings. */
+export function describeFindings(findings: readonly BlockedFinding[]): string {
+  return findings.map((f) => `${f.path} (${f.change}${f.removed ? ', removed' : f.change === 'created' ? ', could not be removed' : ''})`).join('; ');
+}

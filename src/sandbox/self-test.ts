@@ -1,0 +1,89 @@
+/** A property the sandbox self-test proves by trying it from inside a real sandbox. */
+export type SelfTestProperty =
+  | 'proc-sys-read-only'
+  | 'network-absent'
+  | 'canary-invisible'
+  | 'blocked-path-unwritable'
+  | 'no-capabilities'
+  | 'no-new-privileges'
+  | 'seccomp-active'
+  | 'resource-limits';
+
+/** What each property means, for `doctor` and error messages. */
+export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = Object.freeze({
+  'proc-sys-read-only': 'a write to /proc/sys fails',
+  'network-absent': 'no network interface but loopback',
+  'canary-invisible': 'a file outside the mounted roots is invisible',
+  'blocked-path-unwritable': 'a blocked path in the workspace (.git/hooks) cannot be written',
+  'no-capabilities': 'CapEff is 0',
+  'no-new-privileges': 'NoNewPrivs is 1',
+  'seccomp-active': 'a seccomp filter is installed',
+  'resource-limits': 'the process count limit is the configured one (RLIMIT_NPROC)',
+});
+
+/** One property's outcome. */
+export interface SelfTestCheck {
+  readonly property: SelfTestProperty;
+  readonly passed: boolean;
+  /** What was seen, e.g. `CapEff: 0000003fffffffff`. */
+  readonly detail: string;
+}
+
+/** Where the probe looks: a canary outside every root, and a blocked path inside the workspace. */
+export interface SelfTestTargets {
+  readonly canary: string;
+  readonly blockedDir: string;
+  /** Whether the network is meant to be absent (the session's net is not `'*'`). @default true */
+  readonly networkAbsent?: boolean;
+  /** The RLIMIT_NPROC the sandbox sets, which the probe must see. */
+  readonly maxProcesses: number;
+}
+
+const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
+
+/** The properties a run over `targets` checks, in report order. */
+export function selfTestProperties(targets: SelfTestTargets): SelfTestProperty[] {
+  const all = Object.keys(SELF_TEST_PROPERTIES) as SelfTestProperty[];
+  return targets.networkAbsent === false ? all.filter((p) => p !== 'network-absent') : all;
+}
+
+/**
+ * A POSIX sh script that checks every property from inside the sandbox in one run and prints one line per
+ * property: `<property> ok|fail <detail>`. The /proc/sys probe opens for append and writes nothing, so even on a
+ * broken sandbox it changes no kernel setting.
+ */
+export function buildSelfTestScript(targets: SelfTestTargets): string {
+  const probes: readonly (readonly [SelfTestProperty, string, string])[] = [
+    ['proc-sys-read-only', '! (true >> /proc/sys/kernel/core_pattern) 2>/dev/null', '/proc/sys/kernel/core_pattern'],
+    ['network-absent', '[ "$(grep -c : /proc/net/dev)" -le 1 ]', '$(grep : /proc/net/dev | cut -d: -f1 | tr -d " " | tr "\\n" " ")'],
+    ['canary-invisible', `[ ! -e ${quote(targets.canary)} ]`, targets.canary.replaceAll('"', '')],
+    ['blocked-path-unwritable', `! (true > ${quote(`${targets.blockedDir}/probe`)}) 2>/dev/null`, targets.blockedDir.replaceAll('"', '')],
+    ['no-capabilities', 'grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status', '$(grep CapEff /proc/self/status)'],
+    ['no-new-privileges', 'grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/self/status', '$(grep NoNewPrivs /proc/self/status)'],
+    ['seccomp-active', 'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status', '$(grep "^Seccomp:" /proc/self/status)'],
+    ['resource-limits', `grep -q "^Max processes[[:space:]]*${Math.trunc(targets.maxProcesses)}[[:space:]]" /proc/self/limits`, '$(grep "^Max processes" /proc/self/limits | tr -s " ")'],
+  ];
+  const wanted = new Set(selfTestProperties(targets));
+  return probes
+    .filter(([property]) => wanted.has(property))
+    .map(([property, test, detail]) => `if ${test}; then echo "${property} ok ${detail}"; else echo "${property} fail ${detail}"; fi`)
+    .join('\n');
+}
+
+/** The checks from the probe's output; a property the output does not answer (the probe died) failed. */
+export function parseSelfTestOutput(stdout: string, targets: SelfTestTargets, failure?: string): SelfTestCheck[] {
+  const answers = new Map<string, { passed: boolean; detail: string }>();
+  for (const text of stdout.split('\n')) {
+    const match = /^(\S+) (ok|fail) ?(.*)$/.exec(text);
+    if (match?.[1] !== undefined && !answers.has(match[1])) answers.set(match[1], { passed: match[2] === 'ok', detail: (match[3] ?? '').trim() });
+  }
+  return selfTestProperties(targets).map((property) => {
+    const answer = answers.get(property);
+    return answer === undefined ? { property, passed: false, detail: `no answer from the probe${failure ? `: ${failure}` : ''}` } : { property, ...answer };
+  });
+}
+
+/** The failed checks as one sentence for SANDBOX_UNAVAILABLE or the warning, e.g. `seccomp-active (Seccomp: 0)`. */
+export function describeFailures(checks: readonly SelfTestCheck[]): string {
+  return checks.filter((c) => !c.passed).map((c) => `${c.property} (${SELF_TEST_PROPERTIES[c.property]}; saw: ${c.detail || 'nothing'})`).join(', ');
+}

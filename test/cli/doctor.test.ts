@@ -1,0 +1,50 @@
+import { symlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
+import { makeTempTree } from '../helpers/temp-workspace.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const detection = await detectSandbox();
+const run = (args: string[], env: Record<string, string> = {}) => execa(process.execPath, [MAIN, 'doctor', ...args], { reject: false, env, extendEnv: true });
+
+describe('toolwarden doctor', () => {
+  it.runIf(detection.available)('prints every property as pass and exits 0 on a working sandbox', async () => {
+    const result = await run([]);
+    expect(result.exitCode, result.stdout).toBe(0);
+    for (const property of ['proc-sys-read-only', 'network-absent', 'canary-invisible', 'blocked-path-unwritable', 'no-capabilities', 'no-new-privileges', 'seccomp-active', 'resource-limits']) {
+      expect(result.stdout).toMatch(new RegExp(`^pass\\s+${property}\\b`, 'm'));
+    }
+  });
+
+  it.runIf(detection.available)('prints the same report as JSON with --json', async () => {
+    const result = await run(['--json']);
+    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { property: string; passed: boolean }[] };
+    expect(report.ok).toBe(true);
+    expect(report.checks).toHaveLength(8);
+  });
+
+  it('exits 1 and says why when bwrap is not on PATH', async () => {
+    const result = await run(['--json'], { PATH: '/nonexistent' });
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, sandbox: { available: false, reason: 'bwrap was not found on PATH' }, checks: [] });
+  });
+
+  it.runIf(detection.available)('exits 1 and names the failed property when prlimit is missing', async () => {
+    const bin = makeTempTree('tw-doctor-bin');
+    try {
+      symlinkSync(detection.path ?? '', bin.at('bwrap'));
+      const result = await run([], { PATH: bin.root });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toMatch(/^FAIL\s+resource-limits\b/m);
+      expect(result.stdout).toMatch(/^pass\s+seccomp-active\b/m);
+    } finally {
+      bin.cleanup();
+    }
+  });
+
+  it('refuses an unknown flag as a usage error', async () => {
+    expect((await run(['--bogus'])).exitCode).toBe(2);
+  });
+});

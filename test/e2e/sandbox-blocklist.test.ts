@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+
+// The blocklist holds for sandboxed commands at any depth and for paths created during the command: what a
+// command plants is reported (BLOCKED_PATH_WRITTEN, blockedPaths) and removed; top-level ones cannot be created.
+// Each attack runs from a script file (`sh plant-N.sh`) so the static check, which reads only the command line,
+// is not what stops it. The repository session excludes nothing, so its own .git/config is writable (near miss).
+type Row = [name: string, command: string, gone: string[], written: boolean];
+
+const FRESH: Row[] = [
+  ['.git/hooks when .git did not exist at start', 'mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
+  ['a nested .ssh/authorized_keys', 'mkdir -p deep/x/.ssh && echo key > deep/x/.ssh/authorized_keys', ['deep/x/.ssh'], true],
+  ['an excluded path missing at start', 'mkdir -p secrets && echo s > secrets/token', ['secrets'], true],
+  ['a top-level .ssh (kept from being created)', 'mkdir -p .ssh; echo key > .ssh/authorized_keys', ['.ssh'], false],
+  ['a top-level .bashrc (kept from being created)', 'echo evil >> .bashrc', ['.bashrc'], false],
+  ['a nested .envrc', 'mkdir -p a/b && echo evil > a/b/.envrc', ['a/b/.envrc'], true],
+];
+
+const REPO: Row[] = [
+  ['a nested repository hook', 'mkdir -p sub/.git/hooks && echo evil > sub/.git/hooks/pre-commit', ['sub/.git/hooks'], true],
+  ["a nested repository's .git/config", 'mkdir -p sub2/.git && echo "[core] fsmonitor = evil" > sub2/.git/config', ['sub2/.git/config'], true],
+  ['hooks after mv .git .gitx', 'mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
+];
+
+const NEAR_MISSES: [string, string][] = [
+  ['writing .gitignore', 'echo dist > .gitignore'],
+  ['an ordinary file', 'mkdir -p src && echo x > src/a.txt'],
+  ["the top repository's .git/config", 'git config user.name agent'],
+  ['git status', 'git status --porcelain'],
+];
+
+describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) => {
+  let fresh: TempTree;
+  let repo: TempTree;
+  let freshResults: DriverResult[];
+  let repoResults: DriverResult[];
+
+  beforeAll(async () => {
+    fresh = makeTempTree('tw-blk-fresh', { 'a.txt': 'a\n' });
+    repo = makeTempTree('tw-blk-repo', { 'a.txt': 'a\n' });
+    execFileSync('git', ['init', '-q', repo.root]);
+    FRESH.forEach(([, script], i) => fresh.write({ [`plant-${i}.sh`]: `${script}\n` }));
+    REPO.forEach(([, script], i) => repo.write({ [`plant-${i}.sh`]: `${script}\n` }));
+    if (user === 'nobody') {
+      giveToNobody(fresh.root);
+      giveToNobody(repo.root);
+    }
+    freshResults = await runSandboxed(user, fresh.root, FRESH.map((_row, i) => `sh plant-${i}.sh`), { excludedPaths: ['secrets'] });
+    // The near misses first: the mv row breaks the repository.
+    repoResults = await runSandboxed(user, repo.root, [...NEAR_MISSES.map(([, c]) => c), ...REPO.map((_row, i) => `sh plant-${i}.sh`)], { excludedPaths: [] });
+  }, 120_000);
+  afterAll(() => {
+    fresh.cleanup();
+    repo.cleanup();
+  });
+
+  const check = (tree: () => TempTree, result: () => DriverResult | undefined, gone: string[], written: boolean): void => {
+    const r = result();
+    for (const relative of gone) expect(existsSync(tree().at(relative)), `${relative} after: ${r?.text}`).toBe(false);
+    if (written) {
+      expect(r?.code, r?.text).toBe('BLOCKED_PATH_WRITTEN');
+      expect(JSON.stringify(r?.blocked)).toContain(gone[0]);
+    } else {
+      expect(r?.code ?? null, r?.text).not.toBe('BLOCKED_PATH_WRITTEN');
+    }
+  };
+
+  it.each(FRESH.map((row, i) => [...row, i] as const))('%s: refused or removed', (_name, _command, gone, written, i) => {
+    check(() => fresh, () => freshResults[i], gone, written);
+  });
+
+  it.each(REPO.map((row, i) => [...row, i] as const))('%s: reported and removed', (_name, _command, gone, written, i) => {
+    check(() => repo, () => repoResults[NEAR_MISSES.length + i], gone, written);
+  });
+
+  it.each(NEAR_MISSES.map((row, i) => [...row, i] as const))('near miss: %s is allowed', (_name, _command, i) => {
+    const r = repoResults[i];
+    expect(r?.isError, r?.text).toBe(false);
+    expect(r?.exitCode, r?.text).toBe(0);
+  });
+
+  it('leaves no stub mount points behind, and keeps what the near misses wrote', () => {
+    expect(existsSync(repo.at('.ssh'))).toBe(false);
+    expect(existsSync(repo.at('.bashrc'))).toBe(false);
+    expect(readFileSync(repo.at('.gitignore'), 'utf8')).toBe('dist\n');
+    expect(readFileSync(repo.at('.gitx/config'), 'utf8')).toMatch(/name = agent/);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+
+// Each resource bound stops its hog with its own code; the same kind of work within the bound succeeds.
+const LIMITS = { sandboxTmpBytes: 8 * 1024 * 1024, commandMaxProcesses: 48, commandMemoryBytes: 1024 * 1024 * 1024, commandCpuSeconds: 1 };
+const py = (code: string): string => `python3 -c ${JSON.stringify(code)}`;
+
+const HOGS: [string, string, string][] = [
+  ['a dd filling /tmp past its cap', 'dd if=/dev/zero of=/tmp/fill bs=1M count=32', 'TMP_SPACE_LIMIT'],
+  ['a file filling HOME past the cap', py("open('/tmp/home/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
+  ['a memory hog', py('b = bytearray(2 * 1024 ** 3)'), 'MEMORY_LIMIT'],
+  ['a node memory hog', `node -e "const a = []; for (let i = 0; i < 40; i++) a.push(Buffer.alloc(64 * 1024 * 1024, 1))"`, 'MEMORY_LIMIT'],
+  ['a CPU spinner', py('while True: pass'), 'CPU_LIMIT'],
+];
+// RLIMIT_NPROC does not bind the host's uid 0 (the kernel exempts root), so as root the fork bomb row does not apply.
+const FORK_BOMB: [string, string, string] = ['a fork bomb', "sh -c 'i=0; while [ $i -lt 400 ]; do sleep 5 & i=$((i+1)); done; wait'", 'COMMAND_PROCESS_LIMIT'];
+
+const WITHIN: [string, string][] = [
+  ['a dd within the /tmp cap', 'dd if=/dev/zero of=/tmp/ok bs=1M count=4'],
+  ['an allocation within the memory limit', py('b = bytearray(200 * 1024 ** 2); print(len(b))')],
+  ['a short computation', py('print(sum(range(10 ** 6)))')],
+  ['twenty processes at once', "sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.2 & i=$((i+1)); done; wait; echo done'"],
+  ['node under the memory limit', 'node -e "console.log(process.version)"'],
+  // V8 reserves ~10 GiB of address space per WebAssembly memory (undici's fetch uses one): a limit on address space would break it.
+  ['node instantiating WebAssembly', `node -e "WebAssembly.instantiate(new Uint8Array([0,97,115,109,1,0,0,0,5,3,1,0,1])).then(() => console.log('wasm'))"`],
+];
+
+describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
+  let ws: TempTree;
+  let results: DriverResult[];
+  const root = user === 'self' && process.getuid?.() === 0;
+  const hogs = root ? HOGS : [...HOGS, FORK_BOMB];
+
+  beforeAll(async () => {
+    ws = makeTempTree('tw-limits');
+    if (user === 'nobody') giveToNobody(ws.root);
+    results = await runSandboxed(user, ws.root, [...hogs.map(([, c]) => c), ...WITHIN.map(([, c]) => c)], { limits: LIMITS });
+  }, 90_000);
+  afterAll(() => ws.cleanup());
+
+  it.each(hogs.map((row, i) => [...row, i] as const))('%s is stopped with %s', (_name, _command, code, i) => {
+    const result = results[i];
+    expect(result?.isError, result?.text).toBe(true);
+    expect(result?.code, result?.text).toBe(code);
+  });
+
+  it.each(WITHIN.map((row, i) => [...row, i] as const))('near miss: %s succeeds', (_name, _command, i) => {
+    const result = results[hogs.length + i];
+    expect(result?.isError, result?.text).toBe(false);
+    expect(result?.exitCode, result?.text).toBe(0);
+  });
+});

@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSelfTestScript, describeFailures, parseSelfTestOutput, selfTestProperties, type SelfTestCheck, type SelfTestTargets } from '../../src/sandbox/self-test.js';
+import { createSandbox } from '../../runtime/sandbox/create-sandbox.js';
+import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
+import { runSandboxSelfTest } from '../../runtime/sandbox/run-self-test.js';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+
+const detection = await detectSandbox();
+const TARGETS: SelfTestTargets = { canary: '/outside/canary', blockedDir: '/ws/.git/hooks', maxProcesses: 512 };
+
+describe('parseSelfTestOutput', () => {
+  it('reads each property and fails the ones the probe did not answer', () => {
+    const checks = parseSelfTestOutput('proc-sys-read-only ok /proc/sys\nseccomp-active fail Seccomp: 0\n', TARGETS, 'bwrap: died');
+    expect(checks.map((c) => c.property)).toEqual(selfTestProperties(TARGETS));
+    expect(checks.find((c) => c.property === 'proc-sys-read-only')?.passed).toBe(true);
+    expect(checks.find((c) => c.property === 'seccomp-active')).toEqual({ property: 'seccomp-active', passed: false, detail: 'Seccomp: 0' });
+    expect(checks.find((c) => c.property === 'no-capabilities')).toEqual({ property: 'no-capabilities', passed: false, detail: 'no answer from the probe: bwrap: died' });
+  });
+
+  it('does not let a second line for a property overturn the first', () => {
+    expect(parseSelfTestOutput('seccomp-active fail x\nseccomp-active ok y\n', TARGETS)[6]?.passed).toBe(false);
+  });
+
+  it('leaves out the network property when the network is shared', () => {
+    expect(selfTestProperties({ ...TARGETS, networkAbsent: false })).not.toContain('network-absent');
+  });
+});
+
+describe('createSandbox with a failed self-test', () => {
+  const failed: SelfTestCheck[] = [{ property: 'seccomp-active', passed: false, detail: 'Seccomp: 0' }, { property: 'no-capabilities', passed: true, detail: '' }];
+  const present = { available: true, path: '/usr/bin/bwrap' } as const;
+
+  it("fails closed in 'required' mode, naming the property", () => {
+    expect(() => createSandbox('required', present, failed)).toThrowError(expect.objectContaining({ code: 'SANDBOX_UNAVAILABLE', message: expect.stringMatching(/seccomp-active.*Seccomp: 0/) }));
+    expect(describeFailures(failed)).not.toMatch(/no-capabilities/);
+  });
+
+  it("keeps the sandbox in 'auto' mode and warns, naming the property", () => {
+    const choice = createSandbox('auto', present, failed);
+    expect(choice.sandbox.kind).toBe('bubblewrap');
+    expect(choice.warning).toMatch(/self-test failed: seccomp-active/);
+  });
+});
+
+describe.runIf(detection.available)('the self-test against real sandboxes', () => {
+  let tree: TempTree;
+  let targets: SelfTestTargets;
+
+  beforeAll(() => {
+    tree = makeTempTree('tw-selftest');
+    mkdirSync(tree.at('ws/.git/hooks'), { recursive: true });
+    writeFileSync(tree.at('canary'), 'x');
+    targets = { canary: tree.at('canary'), blockedDir: tree.at('ws/.git/hooks'), maxProcesses: 512 };
+  });
+  afterAll(() => tree.cleanup());
+
+  it('passes every property in the sandbox a session gets', async () => {
+    const checks = await runSandboxSelfTest(detection);
+    expect(checks.filter((c) => !c.passed)).toEqual([]);
+    expect(checks.map((c) => c.property)).toEqual(selfTestProperties(TARGETS));
+  });
+
+  // A weak bwrap (the host's root bind-mounted, nothing else) must be caught: each probe can fail.
+  it('fails the properties a weak sandbox lacks', async () => {
+    const weak = ['--bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', '--', '/bin/sh', '-c', buildSelfTestScript(targets)];
+    const stdout = await new Promise<string>((resolve) => execFile(detection.path ?? 'bwrap', weak, (_error, out) => resolve(out)));
+    const failed = parseSelfTestOutput(stdout, targets).filter((c) => !c.passed).map((c) => c.property);
+    expect(failed).toEqual(expect.arrayContaining(['network-absent', 'canary-invisible', 'blocked-path-unwritable', 'seccomp-active', 'resource-limits']));
+    if (process.getuid?.() === 0) expect(failed).toEqual(expect.arrayContaining(['proc-sys-read-only', 'no-capabilities']));
+  });
+});
