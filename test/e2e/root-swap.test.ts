@@ -37,3 +37,45 @@ describe('a workspace root swapped for a symlink after the session opened', () =
     await session.close();
   });
 });
+
+describe('a workspace root given as a symlink', () => {
+  let tree: TempTree;
+  let session: Awaited<ReturnType<Runtime['openSession']>>;
+  beforeAll(async () => {
+    tree = makeTempTree('tw-linked-root', { 'real/src/a.txt': 'hello\n', 'real-evil/secret.txt': 'secret\n', 'outside/secret.txt': 'secret\n' });
+    fs.symlinkSync(tree.at('real'), tree.at('link'));
+    fs.symlinkSync(tree.at('real-evil'), tree.at('link-evil'));
+    fs.symlinkSync(tree.at('outside'), tree.at('real/out'));
+    session = await rt.openSession({ workspaceRoot: tree.at('link'), tools: ['read_file', 'write_file', 'list_dir', 'grep'] });
+  });
+  afterAll(async () => {
+    await session.close();
+    tree.cleanup();
+  });
+
+  it.each([
+    ['a relative path', 'read_file', () => ({ path: 'src/a.txt' })],
+    ['an absolute path through the link', 'read_file', () => ({ path: tree.at('link/src/a.txt') })],
+    ['an absolute path through the canonical root', 'read_file', () => ({ path: tree.at('real/src/a.txt') })],
+    ['a listing through the link', 'list_dir', () => ({ path: tree.at('link/src') })],
+    ['a grep through the link', 'grep', () => ({ pattern: 'hello', path: tree.at('link') })],
+    ['a write through the link', 'write_file', () => ({ path: tree.at('link/src/new.txt'), content: 'new\n' })],
+  ])('accepts %s', async (_name, tool, args) => {
+    const result = await session.call(tool, args());
+    expect(result.isError).toBeUndefined();
+  });
+
+  it.each([
+    ['a prefix twin of the link', 'read_file', () => ({ path: tree.at('link-evil/secret.txt') }), 'NOT_READABLE'],
+    ['a prefix twin of the canonical root', 'read_file', () => ({ path: tree.at('real-evil/secret.txt') }), 'NOT_READABLE'],
+    ['a link out, through the root link', 'read_file', () => ({ path: tree.at('link/out/secret.txt') }), 'NOT_READABLE'],
+    ['.. out of the root link', 'read_file', () => ({ path: `${tree.at('link')}/../outside/secret.txt` }), 'NOT_READABLE'],
+    ['a write to a prefix twin of the link', 'write_file', () => ({ path: tree.at('link-evil/planted.txt'), content: 'x' }), 'OUTSIDE_WORKSPACE'],
+    ['a write through a link out', 'write_file', () => ({ path: tree.at('link/out/planted.txt'), content: 'x' }), 'OUTSIDE_WORKSPACE'],
+  ])('refuses %s', async (_name, tool, args, code) => {
+    const result = await session.call(tool, args());
+    expect(result).toMatchObject({ isError: true, code });
+    expect(fs.readdirSync(tree.at('outside'))).toEqual(['secret.txt']);
+    expect(fs.readdirSync(tree.at('real-evil'))).toEqual(['secret.txt']);
+  });
+});
