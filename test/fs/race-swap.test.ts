@@ -12,6 +12,8 @@ import { ToolwardenError } from '../../src/errors.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import os from 'node:os';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+import { globFiles } from '../../workers/walk/glob-files.js';
+import { grepFiles } from '../../workers/walk/grep-files.js';
 
 // A racing swapper (a real process on the other core) renames workspace directory `d` away, puts a symlink to an
 // outside directory in its place and moves it back, over and over, while the file operations run. Nothing may be
@@ -47,8 +49,10 @@ function snapshot(root: string): Record<string, string> {
 }
 
 async function startSwapper(dir: string, target: string, stop: string): Promise<{ child: ChildProcess; done: Promise<number> }> {
-  const child = spawn(process.execPath, [SWAPPER, dir, target, stop], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SWAPPER, dir, target, stop], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   let ready!: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -56,9 +60,10 @@ async function startSwapper(dir: string, target: string, stop: string): Promise<
     if (output.startsWith('ready\n')) ready();
   });
   const done = new Promise<number>((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve(Number(output.split('\n')[1])) : reject(new Error(`swapper exited ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(Number(output.split('\n')[1])) : reject(new Error(`swapper exited ${code}: ${errors}`))));
   });
-  await started;
+  done.catch(() => {}); // awaited (and rethrown) once the operations are over
+  await Promise.race([started, done]);
   return { child, done };
 }
 
@@ -122,6 +127,13 @@ describe.each(FILESYSTEMS)(`a directory swapped for a link to the outside and ba
         if (read?.text.includes('OUTSIDE')) leaks.push(`read_file read ${read.text}`);
         const stat = await attempt('stat d/victim.txt', () => statPath(paths, 'd/victim.txt'));
         if (stat && stat.size !== INSIDE['d/victim.txt'].length) leaks.push(`stat saw ${stat.size} bytes`);
+        const scope = { roots: [paths.scope.workspaceRoot] };
+        for (const root of ['d', '.']) {
+          const grep = await attempt(`grep ${root}`, () => grepFiles({ root: paths.readable(root), pattern: 'OUTSIDE', maxResults: 100, scope }));
+          if (grep?.matches.length) leaks.push(`grep ${root} found ${grep.matches.map((m) => `${m.path}: ${m.text}`).join(', ')}`);
+          const glob = await attempt(`glob ${root}`, () => globFiles({ root: paths.readable(root), pattern: '**', maxResults: 1000, scope }));
+          if (glob?.paths.some((p) => OUTSIDE_ONLY.some((name) => p.split('/').includes(name)))) leaks.push(`glob ${root} listed ${glob.paths.join(', ')}`);
+        }
         await attempt('apply_patch with a failing last step', () => applyChangeSet(paths, quota, FAILING_PATCH));
         await attempt('apply_patch add d/p.txt', () => applyChangeSet(paths, quota, [{ kind: 'write', path: 'd/p.txt', content: 'inside p\n' }]));
         await attempt('apply_patch delete d/p.txt', () => applyChangeSet(paths, quota, [{ kind: 'delete', path: 'd/p.txt' }]));
