@@ -7,5 +7,5 @@ export { openVerified, openVerifiedWithStat, type IsAllowed } from './open-verif
 export { readFileIn, statIn } from './read-in-dir.js';
 export { removeFileIn, removeVerified } from './remove-verified.js';
 export { createReadCheck, createWriteCheck } from './scope-checks.js';
-export { openChildDirectory, openDirectory, THROUGH_DESCRIPTOR, type VerifiedDir } from './verified-dir.js';
+export { openChildDirectory, openDirectory, isThroughDescriptor, type VerifiedDir } from './verified-dir.js';
 export { writeFileAtomic, writeFileIn } from './write-atomic.js';

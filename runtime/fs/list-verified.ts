@@ -1,7 +1,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { toFsError } from './fs-error.js';
 import type { IsAllowed } from './open-verified.js';
-import { openDirectory, THROUGH_DESCRIPTOR } from './verified-dir.js';
+import { openDirectory, isThroughDescriptor } from './verified-dir.js';
 
 /**
  * The entries of the directory `checked`, read through its descriptor: the directory is opened without following
@@ -14,7 +14,7 @@ export function listVerified(checked: string, isAllowed: IsAllowed): Dirent[] {
   const dir = openDirectory(checked, 'allowed', isAllowed);
   try {
     // Off Linux the verified path is read again by name: the window the README documents.
-    return readdirSync(THROUGH_DESCRIPTOR ? `/proc/self/fd/${dir.fd}` : checked, { withFileTypes: true });
+    return readdirSync(isThroughDescriptor() ? `/proc/self/fd/${dir.fd}` : checked, { withFileTypes: true });
   } catch (error) {
     throw toFsError(error, 'list', checked);
   } finally {

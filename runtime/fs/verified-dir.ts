@@ -8,13 +8,25 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const DIR_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 
+let throughDescriptor: boolean | undefined;
+
 /**
  * Whether `/proc/self/fd/<fd>/<name>` reaches a directory's entries through its descriptor here: Linux with /proc
  * mounted. The kernel then acts as `openat`, `mkdirat`, `renameat`, `unlinkat` would on the descriptor's directory,
  * wherever that directory is now, so no path is resolved again after the check. Elsewhere the directory's path is
  * re-verified right before each call, which leaves a window of a few microseconds (documented in the README).
+ * Asked on first use, not at import: a process under Node's permission model may import this module unable to look.
  */
-export const THROUGH_DESCRIPTOR = process.platform === 'linux' && existsSync('/proc/self/fd');
+export function isThroughDescriptor(): boolean {
+  if (throughDescriptor === undefined) {
+    try {
+      throughDescriptor = process.platform === 'linux' && existsSync('/proc/self/fd');
+    } catch {
+      throughDescriptor = false;
+    }
+  }
+  return throughDescriptor;
+}
 
 /**
  * An open, verified directory. Every entry of it is named through {@link VerifiedDir.entry}; close it when done.
@@ -58,7 +70,7 @@ export function openDirectory(dir: string, mode: 'exact' | 'allowed', isAllowed:
     closeSync(fd);
     throw error;
   }
-  return THROUGH_DESCRIPTOR ? fdDir(dir, fd) : pathDir(dir, fd);
+  return isThroughDescriptor() ? fdDir(dir, fd) : pathDir(dir, fd);
 }
 
 /**
@@ -67,7 +79,7 @@ export function openDirectory(dir: string, mode: 'exact' | 'allowed', isAllowed:
  */
 export function openChildDirectory(parent: VerifiedDir, name: string): VerifiedDir {
   const child = path.join(parent.path, name);
-  if (!THROUGH_DESCRIPTOR) return openDirectory(child, 'exact');
+  if (!isThroughDescriptor()) return openDirectory(child, 'exact');
   let fd: number;
   try {
     fd = openSync(parent.entry(name), DIR_FLAGS);

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSy
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolwardenError } from '../../src/errors.js';
-import { openChildDirectory, openDirectory, THROUGH_DESCRIPTOR, type VerifiedDir } from '../../runtime/fs/index.js';
+import { openChildDirectory, openDirectory, isThroughDescriptor, type VerifiedDir } from '../../runtime/fs/index.js';
 import { createTempTree, removeTempTree } from '../path-guard/temp-tree.js';
 
 let base = '';
@@ -48,7 +48,7 @@ describe('openDirectory', () => {
   });
 });
 
-describe.runIf(THROUGH_DESCRIPTOR)('entries through the descriptor', () => {
+describe.runIf(isThroughDescriptor())('entries through the descriptor', () => {
   it('keeps naming the verified directory after it is swapped for a link', () => {
     const dir = openDirectory(at('ws/d'), 'exact');
     try {

@@ -2,7 +2,19 @@ import { closeSync, constants, existsSync, openSync, readdirSync, readlinkSync, 
 import { join } from 'node:path';
 
 const OPEN_DIR = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
-const THROUGH_DESCRIPTOR = process.platform === 'linux' && existsSync('/proc/self/fd');
+let throughDescriptor: boolean | undefined;
+
+// Asked on first use, not at import, as in runtime/fs/verified-dir.ts (workers/ does not import runtime/).
+function isThroughDescriptor(): boolean {
+  if (throughDescriptor === undefined) {
+    try {
+      throughDescriptor = process.platform === 'linux' && existsSync('/proc/self/fd');
+    } catch {
+      throughDescriptor = false;
+    }
+  }
+  return throughDescriptor;
+}
 
 /** A directory opened for the walk: its entries, and how to name one of them for opening. */
 export interface WalkDir {
@@ -19,7 +31,7 @@ export interface WalkDir {
  * `/proc/self/fd/<fd>`. Elsewhere the path is read by name. Returns undefined when it cannot be read.
  */
 export function openWalkDir(real: string): WalkDir | undefined {
-  if (!THROUGH_DESCRIPTOR) {
+  if (!isThroughDescriptor()) {
     try {
       return { entries: readdirSync(real, { withFileTypes: true }), entryPath: (name) => join(real, name), close: () => {} };
     } catch {
@@ -45,7 +57,7 @@ export function openWalkDir(real: string): WalkDir | undefined {
 
 /** Whether an open descriptor's file is still at `real` (always true off Linux, where it cannot be told). */
 export function isStillAt(fd: number, real: string): boolean {
-  if (!THROUGH_DESCRIPTOR) return true;
+  if (!isThroughDescriptor()) return true;
   try {
     return readlinkSync(`/proc/self/fd/${fd}`) === real;
   } catch {
