@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import type { PlatformPath } from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { BrokeredFile, ChangeStep, DirEntry } from '../../src/protocol.js';
-import { isProbablyBinary } from '../../src/text/read-format.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { mkdirVerified, openVerifiedWithStat, removeVerified, writeFileAtomic } from '../fs/index.js';
+import { isProbablyBinary } from '../../src/text/read-format.js';
+import { listVerified, openDirectory, openParentForWrite, openVerifiedWithStat, readFileIn, removeFileIn, statIn, writeFileIn, type VerifiedDir } from '../fs/index.js';
 import type { SessionPaths } from './session-paths.js';
 import type { WriteQuota } from './write-quota.js';
 
@@ -23,6 +24,7 @@ export function readTextFile(paths: SessionPaths, input: string): BrokeredFile |
   const { fd, stat } = opened;
   try {
     if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; use list_dir`);
+    if (namesDirectory(input, paths.flavour)) throw notADirectory(input);
     if (stat.size > MAX_TEXT_FILE_BYTES) {
       throw new ToolwardenError('UNSUPPORTED_FILE', `${input} is ${stat.size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte text limit`);
     }
@@ -41,29 +43,33 @@ export function readExistingTextFile(paths: SessionPaths, input: string): Broker
   return file;
 }
 
-/** Writes a file atomically, creating missing parent directories inside the boundary. */
+/** Writes a file atomically, creating missing parent directories inside the boundary, all through verified descriptors. */
 export async function writeTextFile(paths: SessionPaths, quota: WriteQuota, input: string, content: string): Promise<{ path: string; bytes: number; created: boolean }> {
   const checked = paths.writable(input);
-  const existing = fs.lstatSync(checked, { throwIfNoEntry: false });
-  if (existing?.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; write_file writes files`);
+  if (namesDirectory(input, paths.flavour)) throw new ToolwardenError('CONFLICT', `${input} ends in a slash, so it names a directory; write_file writes files`);
   const bytes = Buffer.byteLength(content, 'utf8');
   quota.check(bytes, input);
-  ensureParent(paths, checked);
-  await writeFileAtomic(checked, content, paths.isWritableReal);
+  const { dir, name } = openParentForWrite(checked, paths.isWritableReal, true);
+  let created: boolean;
+  try {
+    ({ created } = await writeFileIn(dir, name, content));
+  } finally {
+    dir.close();
+  }
   quota.charge(bytes, input);
-  return { path: paths.display(checked), bytes, created: existing === undefined };
+  return { path: paths.display(checked), bytes, created };
 }
 
-/** Lists a readable directory, bounded to `maxEntries`. */
+/** Lists a readable directory through its verified descriptor, bounded to `maxEntries`. */
 export function listDirectory(paths: SessionPaths, input: string | undefined, maxEntries: number): { path: string; entries: DirEntry[]; truncated: boolean } {
   const checked = paths.readable(input ?? '.');
   let dirents: fs.Dirent[];
   try {
-    dirents = fs.readdirSync(checked, { withFileTypes: true });
+    dirents = listVerified(checked, paths.isReadableReal);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ToolwardenError('NOT_FOUND', `${input ?? '.'} does not exist`);
-    if (code === 'ENOTDIR') throw new ToolwardenError('CONFLICT', `${input} is a file, not a directory; use read_file`);
+    if (!(error instanceof ToolwardenError)) throw error;
+    if (error.code === 'NOT_FOUND') throw new ToolwardenError('NOT_FOUND', `${input ?? '.'} does not exist`);
+    if (error.code === 'CONFLICT') throw new ToolwardenError('CONFLICT', `${input} is a file, not a directory; use read_file`);
     throw error;
   }
   dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -71,34 +77,40 @@ export function listDirectory(paths: SessionPaths, input: string | undefined, ma
   return { path: paths.display(checked), entries, truncated: dirents.length > maxEntries };
 }
 
-/** Stats a readable path; undefined when it does not exist. */
+/** Stats a readable path through its verified parent's descriptor; undefined when it does not exist. */
 export function statPath(paths: SessionPaths, input: string): { path: string; kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined {
   const checked = paths.readable(input);
-  const stat = fs.lstatSync(checked, { throwIfNoEntry: false });
+  const stat = statChecked(paths, checked);
   if (!stat) return undefined;
+  if (namesDirectory(input, paths.flavour) && !stat.isDirectory()) throw notADirectory(input);
   return { path: paths.display(checked), kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs };
 }
 
 /**
- * Applies a multi-file change all-or-nothing: every path is checked for writing before anything changes, and a
- * failure half-way restores what was already changed.
+ * Applies a multi-file change all-or-nothing: every path is checked for writing before anything changes, each step
+ * acts through its verified parent directory's descriptor, and a failure half-way restores what was already changed
+ * through those same descriptors, so neither a step nor its rollback can reach outside when a component is swapped.
  */
 export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): Promise<{ written: string[]; deleted: string[] }> {
   const checked = steps.map((step) => ({ step, target: paths.writable(step.path) }));
+  const spelledAsDirectory = steps.find((step) => namesDirectory(step.path, paths.flavour));
+  if (spelledAsDirectory) throw new ToolwardenError('CONFLICT', `${spelledAsDirectory.path} ends in a slash, so it names a directory; apply_patch changes files`);
   const bytes = checked.reduce((sum, { step }) => sum + (step.kind === 'write' ? Buffer.byteLength(step.content ?? '', 'utf8') : 0), 0);
   quota.check(bytes, steps.map((s) => s.path).join(', '));
-  const undo: (() => Promise<void> | void)[] = [];
+  const opened: VerifiedDir[] = [];
+  const undo: (() => Promise<unknown> | void)[] = [];
   try {
     for (const { step, target } of checked) {
-      const previous = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
+      const { dir, name } = openParentForWrite(target, paths.isWritableReal, step.kind === 'write');
+      opened.push(dir);
+      const previous = readFileIn(dir, name);
       if (step.kind === 'write') {
-        ensureParent(paths, target);
-        await writeFileAtomic(target, step.content ?? '', paths.isWritableReal);
+        await writeFileIn(dir, name, step.content ?? '');
       } else {
         if (previous === undefined) throw new ToolwardenError('NOT_FOUND', `${step.path} does not exist, so it cannot be deleted`);
-        removeVerified(target, paths.isWritableReal);
+        removeFileIn(dir, name);
       }
-      undo.push(() => (previous === undefined ? fs.rmSync(target, { force: true }) : writeFileAtomic(target, previous, paths.isWritableReal)));
+      undo.push(() => (previous === undefined ? removeFileIn(dir, name) : writeFileIn(dir, name, previous)));
     }
   } catch (error) {
     for (const restore of undo.reverse()) {
@@ -109,6 +121,8 @@ export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, ste
       }
     }
     throw error;
+  } finally {
+    for (const dir of opened) dir.close();
   }
   quota.charge(bytes, 'apply_patch');
   return {
@@ -136,9 +150,34 @@ function readOpenedFile(fd: number, size: number): Buffer {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
-function ensureParent(paths: SessionPaths, target: CheckedPath): void {
-  const parent = paths.flavour.dirname(target);
-  if (!fs.existsSync(parent)) mkdirVerified(paths.writable(parent), paths.isWritableReal);
+// A root itself (or `/`) has no readable parent: it is opened and fstat'ed instead.
+function statChecked(paths: SessionPaths, checked: CheckedPath): fs.Stats | undefined {
+  const parent = paths.flavour.dirname(checked);
+  try {
+    if (parent === checked || !paths.isReadableReal(parent)) {
+      const { fd, stat } = openVerifiedWithStat(checked, 'read', paths.isReadableReal);
+      fs.closeSync(fd);
+      return stat;
+    }
+    const dir = openDirectory(parent, 'allowed', paths.isReadableReal);
+    try {
+      return statIn(dir, paths.flavour.basename(checked));
+    } finally {
+      dir.close();
+    }
+  } catch (error) {
+    if (error instanceof ToolwardenError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the input ends in a separator (or `/.`), which asks the kernel for a directory: `a.txt/` is not a.txt. */
+function namesDirectory(input: string, flavour: PlatformPath): boolean {
+  return (flavour.sep === '\\' ? /[\\/]\.?$/ : /\/\.?$/).test(input);
+}
+
+function notADirectory(input: string): ToolwardenError {
+  return new ToolwardenError('CONFLICT', `${input} ends in a slash, so it names a directory, but it is a file (not a directory)`);
 }
 
 function kindOf(entry: fs.Dirent | fs.Stats): DirEntry['kind'] {

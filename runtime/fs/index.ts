@@ -1,8 +1,11 @@
 export { createNodeGuardFs } from './guard-fs.js';
 export { getFdRealPath, verifyDirectory } from './fd-path.js';
 export { toFsError } from './fs-error.js';
-export { mkdirVerified } from './mkdir-verified.js';
+export { listVerified } from './list-verified.js';
+export { mkdirVerified, openParentForWrite, openWritableDirectory } from './mkdir-verified.js';
 export { openVerified, openVerifiedWithStat, type IsAllowed } from './open-verified.js';
-export { removeVerified } from './remove-verified.js';
+export { readFileIn, statIn } from './read-in-dir.js';
+export { removeFileIn, removeVerified } from './remove-verified.js';
 export { createReadCheck, createWriteCheck } from './scope-checks.js';
-export { writeFileAtomic } from './write-atomic.js';
+export { openChildDirectory, openDirectory, isThroughDescriptor, type VerifiedDir } from './verified-dir.js';
+export { writeFileAtomic, writeFileIn } from './write-atomic.js';

@@ -2,37 +2,62 @@ import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { verifyDirectory } from './fd-path.js';
 import { toFsError } from './fs-error.js';
 import type { IsAllowed } from './open-verified.js';
+import { openChildDirectory, openDirectory, type VerifiedDir } from './verified-dir.js';
 
 /**
- * Creates a directory and its missing parents one level at a time, like `mkdir -p`. The nearest existing
- * ancestor must still be reached without symlinks, and each directory created is re-verified through its own fd
- * (it must pass `isAllowed` and its real path must be itself) before the next is made inside it; the first that
- * is not stops the call (OUTSIDE_WORKSPACE or BLOCKED_PATH). Directories already made are left in place: after a
- * swap, removing "ours" by path could remove someone else's. An existing directory is verified the same way.
- * Throws CONFLICT when a file is in the way, SYMLINK_LOOP when a link was swapped in.
+ * Opens the directory `checked` for writing in it, like `mkdir -p` when `create`: the nearest existing ancestor is
+ * opened and verified (its descriptor's real path must be itself), then each missing directory is made and opened
+ * through its parent's descriptor (mkdirat, openat with O_NOFOLLOW on Linux), so none can land outside even when a
+ * component is swapped for a link meanwhile. Each directory made must pass `isAllowed` before the next is made in
+ * it (else OUTSIDE_WORKSPACE); directories already made are left in place. Throws NOT_FOUND when `checked` is
+ * missing and `create` is false, CONFLICT when a file is in the way, BLOCKED_PATH or SYMLINK_LOOP when a link was
+ * swapped in. The caller closes the returned directory.
  */
-export function mkdirVerified(checked: CheckedPath, isAllowed: IsAllowed): void {
+export function openWritableDirectory(checked: string, isAllowed: IsAllowed, create: boolean): VerifiedDir {
   const missing: string[] = [];
-  let existing = checked as string;
-  while (statEntry(existing) === undefined && path.dirname(existing) !== existing) {
-    missing.unshift(existing);
+  let existing = checked;
+  while (create && statEntry(existing) === undefined && path.dirname(existing) !== existing) {
+    missing.unshift(path.basename(existing));
     existing = path.dirname(existing);
   }
-  verifyDirectory(existing);
-  if (missing.length === 0) checkAllowed(existing, isAllowed);
-  for (const dir of missing) {
-    try {
-      mkdirSync(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(error, 'create directory', dir);
-      statEntry(dir);
+  let dir = openDirectory(existing, 'exact');
+  try {
+    if (missing.length === 0) checkAllowed(existing, isAllowed);
+    for (const name of missing) {
+      try {
+        mkdirSync(dir.entry(name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(error, 'create directory', path.join(dir.path, name));
+      }
+      checkAllowed(path.join(dir.path, name), isAllowed);
+      const child = openChildDirectory(dir, name);
+      dir.close();
+      dir = child;
     }
-    checkAllowed(dir, isAllowed);
-    verifyDirectory(dir);
+    return dir;
+  } catch (error) {
+    dir.close();
+    throw error;
   }
+}
+
+/**
+ * Opens the parent of the file `checked` for writing ({@link openWritableDirectory}, making missing parents when
+ * `createParents`) after checking the file itself passes `isAllowed` (else OUTSIDE_WORKSPACE).
+ */
+export function openParentForWrite(checked: CheckedPath, isAllowed: IsAllowed, createParents: boolean): { dir: VerifiedDir; name: string } {
+  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot write ${checked}: this session may not write it`);
+  return { dir: openWritableDirectory(path.dirname(checked), isAllowed, createParents), name: path.basename(checked) };
+}
+
+/**
+ * Creates a directory and its missing parents one level at a time, like `mkdir -p`, through verified descriptors
+ * ({@link openWritableDirectory}). An existing directory is verified the same way.
+ */
+export function mkdirVerified(checked: CheckedPath, isAllowed: IsAllowed): void {
+  openWritableDirectory(checked, isAllowed, true).close();
 }
 
 function statEntry(p: string): Stats | undefined {

@@ -2,32 +2,43 @@ import { lstatSync, unlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { verifyDirectory } from './fd-path.js';
 import { toFsError } from './fs-error.js';
+import { openParentForWrite } from './mkdir-verified.js';
 import type { IsAllowed } from './open-verified.js';
+import type { VerifiedDir } from './verified-dir.js';
 
 /**
- * Deletes one file (for a patch's Delete). The parent directory is verified through its own fd first, so a
- * parent swapped for a link is refused (BLOCKED_PATH) instead of deleting a file elsewhere. Throws NOT_FOUND
- * when missing, CONFLICT for a directory, SYMLINK_LOOP when the file became a symlink after the check,
- * OUTSIDE_WORKSPACE when `isAllowed` refuses it.
+ * Deletes one file (for a patch's Delete) through its verified parent directory ({@link removeFileIn}). Throws
+ * OUTSIDE_WORKSPACE when `isAllowed` refuses it, BLOCKED_PATH when the parent was swapped for a link.
  */
 export function removeVerified(checked: CheckedPath, isAllowed: IsAllowed): void {
+  const { dir, name } = openParentForWrite(checked, isAllowed, false);
+  try {
+    removeFileIn(dir, name);
+  } finally {
+    dir.close();
+  }
+}
+
+/**
+ * Deletes the file `name` in the verified directory `dir` (unlinkat through its descriptor on Linux), so a path
+ * component swapped for a link cannot make it delete a file elsewhere. Throws NOT_FOUND when missing, CONFLICT for
+ * a directory, SYMLINK_LOOP when the file became a symlink after the check.
+ */
+export function removeFileIn(dir: VerifiedDir, name: string): void {
+  const target = path.join(dir.path, name);
   let stat: Stats | undefined;
   try {
-    stat = lstatSync(checked, { throwIfNoEntry: false });
+    stat = lstatSync(dir.entry(name), { throwIfNoEntry: false });
   } catch (error) {
-    throw toFsError(error, 'delete', checked);
+    throw toFsError(error, 'delete', target);
   }
-  if (stat === undefined) throw new ToolwardenError('NOT_FOUND', `cannot delete ${checked}: no such file`);
-  if (stat.isSymbolicLink()) throw new ToolwardenError('SYMLINK_LOOP', `cannot delete ${checked}: it became a symlink after it was checked`);
-  if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `cannot delete ${checked}: it is a directory (only files are deleted here)`);
-  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot delete ${checked}: this session may not write it`);
-  // Node has no unlinkat: verifying the parent last leaves the smallest window before the path-based unlink.
-  verifyDirectory(path.dirname(checked));
+  if (stat === undefined) throw new ToolwardenError('NOT_FOUND', `cannot delete ${target}: no such file`);
+  if (stat.isSymbolicLink()) throw new ToolwardenError('SYMLINK_LOOP', `cannot delete ${target}: it became a symlink after it was checked`);
+  if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `cannot delete ${target}: it is a directory (only files are deleted here)`);
   try {
-    unlinkSync(checked);
+    unlinkSync(dir.entry(name));
   } catch (error) {
-    throw toFsError(error, 'delete', checked);
+    throw toFsError(error, 'delete', target);
   }
 }

@@ -4,72 +4,74 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
-import { getFdRealPath, verifyDirectory } from './fd-path.js';
 import { toFsError } from './fs-error.js';
+import { openParentForWrite } from './mkdir-verified.js';
 import type { IsAllowed } from './open-verified.js';
+import type { VerifiedDir } from './verified-dir.js';
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 // fsync runs on libuv's thread pool: on a busy disk it can take tens of milliseconds, which must not block the broker.
 const fsyncAsync = promisify(fsync);
 
 /**
- * Replaces (or creates) a file atomically: a temp file with a random name is created in the same directory
- * (O_EXCL, O_NOFOLLOW), its fd's real path is checked before any data is written, the data is written and
- * fsynced, the existing file's mode (and owner, when permitted) is kept, the parent directory is verified through
- * its own fd right before the rename, and the rename replaces the target. A symlink found at the target (swapped
- * in after the check, since a checked path never ends in one) is refused with SYMLINK_LOOP rather than replaced;
- * a rename never writes through a link either way. The temp file is removed on failure.
- * Throws CONFLICT for a directory or special file at the target, BLOCKED_PATH when the directory was swapped,
- * OUTSIDE_WORKSPACE when `isAllowed` refuses the real target. Only the two fsyncs are asynchronous: the checks and
- * the rename that follows them run with no await in between.
+ * Replaces (or creates) the file `checked` atomically ({@link writeFileIn} in its verified parent directory).
+ * Throws OUTSIDE_WORKSPACE when `isAllowed` refuses it, NOT_FOUND when the parent is missing, BLOCKED_PATH when the
+ * parent was swapped for a link, and what {@link writeFileIn} throws.
  */
-export async function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array, isAllowed: IsAllowed): Promise<void> {
-  const dir = path.dirname(checked);
-  const existing = statExistingFile(checked);
-  checkAllowed(checked, isAllowed);
-  verifyDirectory(dir);
-  const temp = path.join(dir, `.${path.basename(checked).slice(0, 100)}.${randomBytes(6).toString('hex')}.tw-tmp`);
+export async function writeFileAtomic(checked: CheckedPath, data: string | Uint8Array, isAllowed: IsAllowed): Promise<{ created: boolean }> {
+  const { dir, name } = openParentForWrite(checked, isAllowed, false);
+  try {
+    return await writeFileIn(dir, name, data);
+  } finally {
+    dir.close();
+  }
+}
+
+/**
+ * Replaces (or creates) the file `name` in the verified directory `dir` atomically: a temp file with a random name
+ * is created in that directory (O_EXCL, O_NOFOLLOW), written and fsynced, given the existing file's mode (and owner,
+ * when permitted), and renamed over the target within the same directory; then the directory is fsynced. On Linux
+ * every step goes through the directory's descriptor, so a swap of any path component cannot move a byte, a temp
+ * file or the rename elsewhere. A symlink at the target (swapped in after the check) is refused with SYMLINK_LOOP
+ * rather than replaced; a directory or special file is CONFLICT. The temp file is removed on failure. Only the
+ * fsyncs are asynchronous.
+ */
+export async function writeFileIn(dir: VerifiedDir, name: string, data: string | Uint8Array): Promise<{ created: boolean }> {
+  const target = path.join(dir.path, name);
+  const existing = statExistingFile(dir.entry(name), target);
+  const tempName = `.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.tw-tmp`;
   let fd: number;
   try {
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, existing ? 0o600 : 0o666);
+    fd = openSync(dir.entry(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, existing ? 0o600 : 0o666);
   } catch (error) {
-    throw toFsError(error, 'create a temp file for', checked);
+    throw toFsError(error, 'create a temp file for', target);
   }
   try {
     try {
-      if (path.dirname(getFdRealPath(fd, temp)) !== dir) {
-        throw new ToolwardenError('BLOCKED_PATH', `cannot write ${checked}: its directory was swapped for a symlink after the check`);
-      }
       if (existing) keepOwnership(fd, existing);
       writeFileSync(fd, data);
       await fsyncAsync(fd);
     } finally {
       closeSync(fd);
     }
-    checkAllowed(checked, isAllowed);
-    // Node has no renameat: verifying the directory last leaves the smallest window before the path-based rename.
-    verifyDirectory(dir);
-    renameSync(temp, checked);
+    renameSync(dir.entry(tempName), dir.entry(name));
   } catch (error) {
-    removeQuietly(temp);
-    throw toFsError(error, 'write', checked);
+    removeQuietly(dir, tempName);
+    throw toFsError(error, 'write', target);
   }
   await syncDirectory(dir);
+  return { created: existing === undefined };
 }
 
-function checkAllowed(checked: string, isAllowed: IsAllowed): void {
-  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot write ${checked}: this session may not write it`);
-}
-
-function statExistingFile(checked: string): Stats | undefined {
+function statExistingFile(entry: string, target: string): Stats | undefined {
   let stat: Stats | undefined;
   try {
-    stat = lstatSync(checked, { throwIfNoEntry: false });
+    stat = lstatSync(entry, { throwIfNoEntry: false });
   } catch (error) {
-    throw toFsError(error, 'write', checked);
+    throw toFsError(error, 'write', target);
   }
-  if (stat?.isSymbolicLink()) throw new ToolwardenError('SYMLINK_LOOP', `cannot write ${checked}: it became a symlink after it was checked`);
-  if (stat && !stat.isFile()) throw new ToolwardenError('CONFLICT', `cannot write ${checked}: it is a directory or a special file, not a regular file`);
+  if (stat?.isSymbolicLink()) throw new ToolwardenError('SYMLINK_LOOP', `cannot write ${target}: it became a symlink after it was checked`);
+  if (stat && !stat.isFile()) throw new ToolwardenError('CONFLICT', `cannot write ${target}: it is a directory or a special file, not a regular file`);
   return stat;
 }
 
@@ -82,25 +84,20 @@ function keepOwnership(fd: number, existing: Stats): void {
   }
 }
 
-function removeQuietly(p: string): void {
+function removeQuietly(dir: VerifiedDir, name: string): void {
   try {
-    unlinkSync(p);
+    unlinkSync(dir.entry(name));
   } catch {
     // Already gone (the rename succeeded before a later step failed) or never created.
   }
 }
 
 // Makes the rename durable; directories cannot be fsynced on Windows, where NTFS journals the rename itself.
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
+async function syncDirectory(dir: VerifiedDir): Promise<void> {
+  if (dir.fd === undefined) return;
   try {
-    const fd = openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
-    try {
-      await fsyncAsync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    await fsyncAsync(dir.fd);
   } catch (error) {
-    throw toFsError(error, 'sync the directory', dir);
+    throw toFsError(error, 'sync the directory', dir.path);
   }
 }

@@ -21,27 +21,34 @@ export function resolveWorkspacePath(input: unknown, scope: PathScope, flavour: 
 }
 
 /**
- * Resolves a path for reading: the lexical path and its canonical form (symlinks followed) must both be inside
- * the workspace or a read root, unless `allowOutsideWorkspace`. `/proc` and `/dev/fd`-style paths are never readable.
- * Throws INVALID_ARGS, NOT_READABLE or SYMLINK_LOOP. The blocklist does not apply to reads.
+ * Resolves a path for reading: its canonical form (symlinks followed) must be inside the workspace or a read root,
+ * unless `allowOutsideWorkspace`. A path lexically inside is checked lexically too; one lexically outside (such as an
+ * absolute path spelled through a symlinked workspace root) is accepted only when its canonical form is inside, both
+ * sides canonical, and refused naming only the lexical path otherwise, so nothing about the outside is told.
+ * `/proc` and `/dev/fd`-style paths are never readable. Throws INVALID_ARGS, NOT_READABLE or SYMLINK_LOOP. The
+ * blocklist does not apply to reads.
  */
 export function resolveReadablePath(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
   const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
-  checkReadable(String(input), lexical, lexical, scope, flavour);
+  checkReadable(String(input), lexical, lexical, scope, flavour, () => canonicalInside(lexical, readableRoots(scope), flavour, fs));
   const canonical = canonicalizePath(lexical, flavour, fs);
   checkReadable(String(input), lexical, canonical, scope, flavour);
   return canonical as CheckedPath;
 }
 
 /**
- * Resolves a path for writing: {@link resolveWorkspacePath}, then canonicalizes (symlinks followed hop by hop) and
- * checks the canonical path again. Refuses (BLOCKED_PATH) paths on the blocklist (`DEFAULT_BLOCKLIST`), paths under
- * `excludedPaths`, paths in read roots, and `/proc`-style paths, on the lexical and the canonical path alike,
- * even when `allowOutsideWorkspace`. Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or SYMLINK_LOOP.
+ * Resolves a path for writing: lexically (as {@link resolveWorkspacePath}, except that a path lexically outside is
+ * accepted when its canonical form is inside the workspace, as for reads), then canonicalizes (symlinks followed hop
+ * by hop) and checks the canonical path again. Refuses (BLOCKED_PATH) paths on the blocklist (`DEFAULT_BLOCKLIST`),
+ * paths under `excludedPaths`, paths in read roots, and `/proc`-style paths, on the lexical and the canonical path
+ * alike, even when `allowOutsideWorkspace`. Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or SYMLINK_LOOP.
  * @example resolveForWrite('notes/todo.md', scope, path.posix, createNodeGuardFs())
  */
 export function resolveForWrite(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
-  const lexical = resolveWorkspacePath(input, scope, flavour);
+  const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
+  if (!scope.allowOutsideWorkspace && !isInside(lexical, scope.workspaceRoot, flavour) && (isMagicPath(lexical, flavour) || !canonicalInside(lexical, [scope.workspaceRoot], flavour, fs))) {
+    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves to ${lexical}, outside the workspace ${scope.workspaceRoot}`);
+  }
   checkWritable(String(input), lexical, scope, flavour);
   const canonical = canonicalizePath(lexical, flavour, fs);
   if (!scope.allowOutsideWorkspace && !isInside(canonical, scope.workspaceRoot, flavour)) {
@@ -51,14 +58,31 @@ export function resolveForWrite(input: unknown, scope: PathScope, flavour: Platf
   return canonical as CheckedPath;
 }
 
-function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath): void {
+/**
+ * Whether a path lexically outside `roots` canonicalizes into one of them: a spelling through a symlinked root. Any
+ * failure while following links outside counts as no, so the refusal names only the lexical path.
+ */
+function canonicalInside(lexical: string, roots: readonly string[], flavour: PlatformPath, fs: GuardFs): boolean {
+  try {
+    const canonical = canonicalizePath(lexical, flavour, fs);
+    return roots.some((root) => isInside(canonical, root, flavour));
+  } catch {
+    return false;
+  }
+}
+
+function readableRoots(scope: PathScope): string[] {
+  return [scope.workspaceRoot, ...scope.readRoots];
+}
+
+function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath, insideViaLink?: () => boolean): void {
   const via = p === lexical ? p : `${lexical} -> ${p} (through a symlink)`;
   if (isMagicPath(p, flavour)) {
     throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
   }
   if (scope.allowOutsideWorkspace) return;
-  const roots = [scope.workspaceRoot, ...scope.readRoots];
-  if (!roots.some((root) => isInside(p, root, flavour))) {
+  const roots = readableRoots(scope);
+  if (!roots.some((root) => isInside(p, root, flavour)) && !insideViaLink?.()) {
     throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, outside the workspace and every read root (${roots.join(', ')})`);
   }
 }

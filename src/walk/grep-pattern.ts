@@ -13,14 +13,22 @@ export interface GrepPattern {
 
 const LOOKAROUND = /\(\?<?[=!]/;
 
+/** The longest grep pattern accepted, in UTF-16 code units. */
+export const MAX_GREP_PATTERN_CHARS = 10_000;
+
 /**
  * Compiles a grep pattern. Unicode mode is tried first (so `.` takes whole code points); a pattern valid only
  * without it (like `a{`) is accepted in legacy mode.
- * @throws ToolwardenError INVALID_ARGS when the pattern is empty, has a NUL byte or is not a valid regular expression.
+ * @throws ToolwardenError INVALID_ARGS when the pattern is empty, longer than {@link MAX_GREP_PATTERN_CHARS} (V8
+ * compiles a regular expression on its first use and refuses literals of some 50,000 characters only then, mid-walk),
+ * or is not a valid regular expression.
  */
 export function compileGrepPattern(pattern: string, ignoreCase = false): GrepPattern {
   if (typeof pattern !== 'string' || pattern.length === 0) {
     throw new ToolwardenError('INVALID_ARGS', 'grep pattern must be a non-empty regular expression string');
+  }
+  if (pattern.length > MAX_GREP_PATTERN_CHARS) {
+    throw new ToolwardenError('INVALID_ARGS', `grep pattern ${quote(pattern)} is ${pattern.length} characters long, over the limit of ${MAX_GREP_PATTERN_CHARS}`);
   }
   const base = ignoreCase ? 'i' : '';
   const flags = compileFlags(pattern, base);
@@ -28,6 +36,11 @@ export function compileGrepPattern(pattern: string, ignoreCase = false): GrepPat
     line: new RegExp(pattern, flags),
     scan: LOOKAROUND.test(pattern) ? undefined : new RegExp(pattern, `${flags}gm`),
   };
+}
+
+// Error messages name the pattern, shortened: a huge pattern would otherwise fill the model's context.
+function quote(pattern: string): string {
+  return pattern.length > 80 ? `'${pattern.slice(0, 80)}…'` : `'${pattern}'`;
 }
 
 function compileFlags(pattern: string, base: string): string {
@@ -40,7 +53,7 @@ function compileFlags(pattern: string, base: string): string {
       return base;
     } catch {
       const reason = unicodeError instanceof Error ? unicodeError.message : String(unicodeError);
-      throw new ToolwardenError('INVALID_ARGS', `grep pattern '${pattern}' is not a valid JavaScript regular expression: ${reason}`);
+      throw new ToolwardenError('INVALID_ARGS', `grep pattern ${quote(pattern)} is not a valid JavaScript regular expression: ${reason.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`);
     }
   }
 }

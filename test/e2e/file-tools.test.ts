@@ -131,3 +131,46 @@ describe('list_dir, glob and grep', () => {
     await quick.close();
   });
 });
+
+describe('a trailing slash names a directory', () => {
+  it.each([
+    ['read_file of a file spelled with a slash', 'read_file', { path: 'src/a.ts/' }, 'CONFLICT'],
+    ['read_file of a file spelled with /.', 'read_file', { path: 'src/a.ts/.' }, 'CONFLICT'],
+    ['read_file of a missing file spelled with a slash', 'read_file', { path: 'src/nope.ts/' }, 'NOT_FOUND'],
+    ['read_file of a directory spelled with a slash', 'read_file', { path: 'src/' }, 'CONFLICT'],
+    ['write_file to a path spelled with a slash', 'write_file', { path: 'src/new.ts/', content: 'x' }, 'CONFLICT'],
+    ['write_file over a file spelled with a slash', 'write_file', { path: 'src/a.ts/', content: 'x' }, 'CONFLICT'],
+    ['edit_file of a file spelled with a slash', 'edit_file', { path: 'src/a.ts/', old_string: 'a', new_string: 'b' }, 'CONFLICT'],
+    ['list_dir of a file spelled with a slash', 'list_dir', { path: 'src/a.ts/' }, 'CONFLICT'],
+  ])('%s is refused', async (_name, tool, args, code) => {
+    const result = await s.call(tool, args);
+    expect(result).toMatchObject({ isError: true, code });
+    expect(fs.readFileSync(ws.at('src/a.ts'), 'utf8')).toBe('export const a = 1;\nexport const b = 2;\n');
+    expect(fs.existsSync(ws.at('src/new.ts'))).toBe(false);
+  });
+
+  it('says the path names a directory but is a file', async () => {
+    expect(textOf(await s.call('read_file', { path: 'src/a.ts/' }))).toMatch(/src\/a\.ts\/ ends in a slash, so it names a directory, but it is a file/);
+  });
+
+  it.each([
+    ['list_dir of a directory with a slash', 'list_dir', { path: 'src/' }],
+    ['read_file without the slash', 'read_file', { path: 'src/a.ts' }],
+    ['write_file into a directory spelled with a doubled slash', 'write_file', { path: 'src//c.ts', content: 'c' }],
+  ])('%s still works (the near miss)', async (_name, tool, args) => {
+    expect((await s.call(tool, args)).isError).toBeUndefined();
+  });
+});
+
+describe('grep pattern size', () => {
+  it('refuses a 100,000-character pattern with INVALID_ARGS naming the limit', async () => {
+    const result = await s.call('grep', { pattern: 'a'.repeat(100_000) });
+    expect(result).toMatchObject({ isError: true, code: 'INVALID_ARGS' });
+    expect(textOf(result)).toMatch(/100000 characters long, over the limit of 10000/);
+    expect(textOf(result).length).toBeLessThan(400);
+  });
+
+  it('accepts a long pattern under the limit (the near miss)', async () => {
+    expect((await s.call('grep', { pattern: `(?:${'x'.repeat(5_000)})|export` })).isError).toBeUndefined();
+  });
+});

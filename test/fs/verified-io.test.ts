@@ -13,6 +13,7 @@ import {
   removeVerified,
   writeFileAtomic,
 } from '../../runtime/fs/index.js';
+import { RESOLVED_PATH_FS } from '../../runtime/broker/session-guard-fs.js';
 import { createTempTree, removeTempTree } from '../path-guard/temp-tree.js';
 
 let base = '';
@@ -51,11 +52,12 @@ function swapDirForLink(relative: string, outside: string): void {
 }
 
 describe('the race: a path changed between check and use', () => {
-  const operations: [string, (checked: CheckedPath) => unknown][] = [
-    ['openVerified read', (c) => closeSync(openVerified(c, 'read', createReadCheck(scope)))],
-    ['openVerified write', (c) => closeSync(openVerified(c, 'write', createWriteCheck(scope)))],
-    ['writeFileAtomic', (c) => writeFileAtomic(c, 'pwned', createWriteCheck(scope))],
-    ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope))],
+  // As the session checks: the real path a descriptor reached (RESOLVED_PATH_FS), or the checked path itself.
+  const operations: [string, (checked: CheckedPath) => unknown, string][] = [
+    ['openVerified read', (c) => closeSync(openVerified(c, 'read', createReadCheck(scope, RESOLVED_PATH_FS))), 'NOT_READABLE'],
+    ['openVerified write', (c) => closeSync(openVerified(c, 'write', createWriteCheck(scope, RESOLVED_PATH_FS))), 'OUTSIDE_WORKSPACE'],
+    ['writeFileAtomic', (c) => writeFileAtomic(c, 'pwned', createWriteCheck(scope, RESOLVED_PATH_FS)), 'BLOCKED_PATH'],
+    ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope, RESOLVED_PATH_FS)), 'BLOCKED_PATH'],
   ];
 
   it.each(operations)('%s refuses a file swapped for a symlink', async (_name, operate) => {
@@ -65,11 +67,10 @@ describe('the race: a path changed between check and use', () => {
     expect(readFileSync(path.join(base, 'outside/secret.txt'), 'utf8')).toBe('secret');
   });
 
-  it.each(operations)('%s refuses a parent directory swapped for a symlink', async (name, operate) => {
+  it.each(operations)('%s refuses a parent directory swapped for a symlink', async (_name, operate, expected) => {
     const checked = forWrite('d/f.txt');
     swapDirForLink('d', 'd');
-    const code = await codeOf(() => operate(checked));
-    expect(code).toBe(name.includes('read') && !name.includes('write') ? 'NOT_READABLE' : 'OUTSIDE_WORKSPACE');
+    expect(await codeOf(() => operate(checked))).toBe(expected);
     expect(readFileSync(path.join(base, 'outside/d/f.txt'), 'utf8')).toBe('outside d');
     expect(readdirSync(path.join(base, 'outside/d'))).toEqual(['f.txt']);
   });
@@ -113,11 +114,12 @@ describe('the race injected from inside isAllowed (between the checks and the pa
     expect(existsSync(path.join(base, 'outside/d/f.txt'))).toBe(true);
   });
 
-  it('mkdirVerified refuses the created directory that landed outside', async () => {
+  it('mkdirVerified keeps making directories in the verified one, never through the swapped-in link', async () => {
     const checked = forWrite('p/q/n1/n2');
     mkdirSync(path.join(base, 'outside/q/n1'));
-    expect(await codeOf(() => mkdirVerified(checked, swappingCheck('p', '.')))).toBe('BLOCKED_PATH');
+    expect(await codeOf(() => mkdirVerified(checked, swappingCheck('p', '.')))).toBe('ok');
     expect(readdirSync(path.join(base, 'outside/q/n1'))).toEqual([]);
+    expect(statSync(path.join(base, 'ws/p-moved/q/n1/n2')).isDirectory()).toBe(true);
   });
 });
 
@@ -159,12 +161,16 @@ describe('writeFileAtomic', () => {
     expect(statSync(path.join(base, 'ws/f.txt')).mode & 0o777).toBe(0o640);
   });
 
-  it('removes its temp file when the check before the rename fails', async () => {
-    let calls = 0;
-    const flaky = () => (calls += 1) === 1;
-    expect(await codeOf(() => writeFileAtomic(forWrite('d/f.txt'), 'new', flaky))).toBe('OUTSIDE_WORKSPACE');
+  it('removes its temp file when writing the data fails', async () => {
+    const unwritable = { length: 3 } as unknown as Uint8Array;
+    expect(await codeOf(() => writeFileAtomic(forWrite('d/f.txt'), unwritable, createWriteCheck(scope)))).toBe('IO_ERROR');
     expect(readdirSync(path.join(base, 'ws/d'))).toEqual(['f.txt']);
     expect(readFileSync(path.join(base, 'ws/d/f.txt'), 'utf8')).toBe('inside d');
+  });
+
+  it('reports whether it created the file', async () => {
+    expect(await writeFileAtomic(forWrite('d/new.txt'), 'a', createWriteCheck(scope))).toEqual({ created: true });
+    expect(await writeFileAtomic(forWrite('d/new.txt'), 'b', createWriteCheck(scope))).toEqual({ created: false });
   });
 
   it('refuses a directory at the target', async () => {

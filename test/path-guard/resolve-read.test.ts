@@ -22,6 +22,10 @@ beforeAll(() => {
     'ws/proc-root': { link: '/proc/self/root' },
     'readroot/to-outside': { link: '../outside' },
     'readroot/to-ws': { link: '../ws' },
+    'link-to-ws': { link: 'ws' },
+    'link-to-ws-evil': { link: 'readroot-evil' },
+    'link-to-readroot': { link: 'readroot' },
+    'link-loop': { link: 'link-loop' },
   });
 });
 afterAll(() => removeTempTree(base));
@@ -51,6 +55,12 @@ describe('resolveReadablePath', () => {
     ['a read-root link to outside', 'BASE/readroot/to-outside/secret.txt', 'NOT_READABLE'],
     ['a link to /proc/self/root then outside', 'proc-root/etc/passwd', 'NOT_READABLE'],
     ['a missing file inside', 'nope.txt', 'ws/nope.txt'],
+    ['the workspace spelled through a link to its root', 'BASE/link-to-ws/file.txt', 'ws/file.txt'],
+    ['a read root spelled through a link to it', 'BASE/link-to-readroot/doc.txt', 'readroot/doc.txt'],
+    ['a link out, spelled through the root link', 'BASE/link-to-ws/to-outside', 'NOT_READABLE'],
+    ['a prefix twin through a link', 'BASE/link-to-ws-evil/doc.txt', 'NOT_READABLE'],
+    ['/proc/self/root spelling of the workspace', `/proc/self/root/BASE/ws/file.txt`, 'NOT_READABLE'],
+    ['a link loop outside', 'BASE/link-loop/x', 'NOT_READABLE'],
     ['a NUL byte', 'file.txt\0', 'INVALID_ARGS'],
   ])('%s', (_name, input, expected) => {
     expect(read(input)).toBe(expected);
@@ -65,6 +75,12 @@ describe('resolveReadablePath', () => {
     ['/dev/stdin', '/dev/stdin', 'NOT_READABLE'],
   ])('with allowOutsideWorkspace: %s', (_name, input, expected) => {
     expect(read(input, { allowOutsideWorkspace: true })).toBe(expected);
+  });
+
+  it('tells nothing about the outside when a path spelled outside resolves outside', () => {
+    const scope: PathScope = { workspaceRoot: path.join(base, 'ws'), readRoots: [], allowOutsideWorkspace: false, excludedPaths: [] };
+    expect(() => resolveReadablePath(path.join(base, 'link-to-ws-evil/doc.txt'), scope, path.posix, fs)).toThrow(/resolves to \S*link-to-ws-evil\/doc\.txt, outside/);
+    expect(() => resolveReadablePath(path.join(base, 'link-to-ws-evil/doc.txt'), scope, path.posix, fs)).not.toThrow(/readroot-evil/);
   });
 
   it('names the path and the roots when refusing', () => {

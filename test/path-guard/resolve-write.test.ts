@@ -53,6 +53,9 @@ beforeAll(() => {
     'ws/to-readroot': { link: '../readroot' },
     'ws/to-home-ssh': { link: '../home/.ssh' },
     'alias-of-ws': { link: 'ws' },
+    'alias-of-ws-evil': { link: 'ws-evil' },
+    'alias-of-base': { link: '.' },
+    'alias-loop': { link: 'alias-loop' },
   });
 });
 afterAll(() => removeTempTree(base));
@@ -106,7 +109,16 @@ describe('resolveForWrite on a real tree', () => {
     // family 5: root aliases
     ['the root through a link inside it', () => 'to-ws/file.txt', 'ws/file.txt'],
     ['the root through an absolute link inside it', () => 'to-ws-abs/a/new', 'ws/a/new'],
-    ['the root through an alias outside it', () => `${base}/alias-of-ws/file.txt`, 'OUTSIDE_WORKSPACE'],
+    // a symlinked workspace root: a path spelled through the link is checked canonical against the canonical root
+    ['the root spelled through a link to it', () => `${base}/alias-of-ws/file.txt`, 'ws/file.txt'],
+    ['a new file spelled through the root link', () => `${base}/alias-of-ws/a/new.txt`, 'ws/a/new.txt'],
+    ['the blocklist through the root link', () => `${base}/alias-of-ws/.ssh/id`, 'BLOCKED_PATH'],
+    ['a link out, spelled through the root link', () => `${base}/alias-of-ws/to-outside-dir/x`, 'OUTSIDE_WORKSPACE'],
+    ['.. out of the root link', () => `${base}/alias-of-ws/../outside/x`, 'OUTSIDE_WORKSPACE'],
+    ['a prefix twin of the root link', () => `${base}/alias-of-ws-evil/secret.txt`, 'OUTSIDE_WORKSPACE'],
+    ['a prefix twin under a link to its parent', () => `${base}/alias-of-base/ws-evil/secret.txt`, 'OUTSIDE_WORKSPACE'],
+    ['the root under a link to its parent', () => `${base}/alias-of-base/ws/file.txt`, 'ws/file.txt'],
+    ['a link loop outside is refused as outside', () => `${base}/alias-loop/x`, 'OUTSIDE_WORKSPACE'],
     // family 6: encoding
     ['undefined', () => undefined, 'INVALID_ARGS'],
     ['null', () => null, 'INVALID_ARGS'],

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileGrepPattern } from '../../src/walk/grep-pattern.js';
+import { compileGrepPattern, MAX_GREP_PATTERN_CHARS } from '../../src/walk/grep-pattern.js';
 import { searchText } from '../../src/walk/search-text.js';
 
 function findLines(content: string, pattern: string, ignoreCase = false): Array<[number, string, number]> {
@@ -68,6 +68,23 @@ describe('compileGrepPattern', () => {
     { rule: 'an empty pattern', pattern: '' },
   ])('refuses $rule with INVALID_ARGS naming the pattern', ({ pattern }) => {
     expect(() => compileGrepPattern(pattern)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS', message: expect.stringContaining(`'${pattern}'`.slice(0, pattern ? undefined : 0)) }));
+  });
+
+  it.each([
+    { rule: 'a 100,000-character literal', pattern: 'a'.repeat(100_000) },
+    { rule: 'one character over the limit', pattern: 'a'.repeat(MAX_GREP_PATTERN_CHARS + 1) },
+    { rule: 'a long alternation', pattern: 'ab|'.repeat(40_000) },
+  ])('refuses $rule with INVALID_ARGS naming the limit, and quotes the pattern short', ({ pattern }) => {
+    expect(() => compileGrepPattern(pattern)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS', message: expect.stringContaining(`over the limit of ${MAX_GREP_PATTERN_CHARS}`) }));
+    expect(() => compileGrepPattern(pattern)).toThrow(expect.objectContaining({ message: expect.not.stringContaining(pattern.slice(0, 200)) }));
+  });
+
+  it.each([
+    { rule: 'a literal at the limit', pattern: 'a'.repeat(MAX_GREP_PATTERN_CHARS), text: 'a'.repeat(MAX_GREP_PATTERN_CHARS) },
+    { rule: 'classes up to the limit', pattern: '[ab]'.repeat(MAX_GREP_PATTERN_CHARS / 4), text: 'b'.repeat(MAX_GREP_PATTERN_CHARS / 4) },
+  ])('accepts $rule (the near miss) and it matches', ({ pattern, text }) => {
+    expect(compileGrepPattern(pattern).line.test(text)).toBe(true);
+    expect(compileGrepPattern(pattern).line.test(`\u0100${text}`)).toBe(true);
   });
 
   it('accepts a pattern valid only outside Unicode mode', () => {

@@ -24,9 +24,9 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
   let truncated = false;
   let filesScanned = 0;
 
-  const searchFile = (path: string, realPath: string): boolean => {
+  const searchFile = (path: string, realPath: string, openPath: string): boolean => {
     if (filter !== undefined && !filter.matches(path)) return true;
-    const content = readTextFile(realPath, maxBytes);
+    const content = readTextFile(openPath, maxBytes, openPath === realPath ? realPath : undefined);
     if (content === undefined) return true;
     filesScanned += 1;
     return searchText(content, pattern, (line, text, column) => {
@@ -42,7 +42,7 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
   if (root.isDir) {
     walkFiles(root.real, { scopeRoots: request.scope.roots, includeIgnored: request.includeIgnored ?? false, ...pruneFor(filter) }, searchFile);
   } else {
-    searchFile(basename(root.real), root.real);
+    searchFile(basename(root.real), root.real, root.real);
   }
   return { matches: matches.sort(compareMatches), truncated, filesScanned };
 }

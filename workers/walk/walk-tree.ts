@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import { isIgnoredName } from '../../src/walk/ignore-rules.js';
 import { isInsideRoots } from '../../src/walk/scope.js';
+import { openWalkDir } from './walk-dir.js';
 
 /** Where and how deep a walk goes. */
 export interface WalkOptions {
@@ -16,8 +17,12 @@ export interface WalkOptions {
   readonly maxSegments?: number;
 }
 
-/** Receives each file as its `/`-separated path relative to the walk root and its real path; return false to stop. */
-export type OnWalkFile = (relativePath: string, realPath: string) => boolean;
+/**
+ * Receives each file as its `/`-separated path relative to the walk root, its real path, and the path to open it by
+ * (through its verified directory's descriptor on Linux; the real path for a file reached through a link, which the
+ * reader must verify); return false to stop.
+ */
+export type OnWalkFile = (relativePath: string, realPath: string, openPath: string) => boolean;
 
 interface Pending {
   readonly real: string;
@@ -30,7 +35,8 @@ interface Pending {
  * deterministic order: names sorted by code unit, the real tree first, then directory links. A link is followed
  * only when its real path is inside a scope root, and a directory link only when its real directory has not been
  * walked yet, so loops end and a tree reachable by two routes is reported once, under its real name when it has one.
- * Unreadable entries, dangling links and special files are skipped.
+ * Each directory is read through its own verified descriptor ({@link openWalkDir}): one swapped for a link after it
+ * was listed is skipped. Unreadable entries, dangling links and special files are skipped.
  * @returns false when `onFile` stopped the walk.
  */
 export function walkFiles(rootReal: string, options: WalkOptions, onFile: OnWalkFile): boolean {
@@ -50,30 +56,36 @@ export function walkFiles(rootReal: string, options: WalkOptions, onFile: OnWalk
 }
 
 function walkDirectory(dir: Pending, options: WalkOptions, visited: Set<string>, stack: Pending[], links: Pending[], onFile: OnWalkFile): boolean {
-  const entries = readSortedEntries(dir.real);
+  const opened = openWalkDir(dir.real);
+  if (opened === undefined) return true;
   const subdirs: Pending[] = [];
-  const prefixName = options.prefix?.[dir.depth];
-  const maxSegments = options.maxSegments ?? Infinity;
-  for (const entry of entries) {
-    const name = entry.name;
-    if (prefixName !== undefined && name !== prefixName) continue;
-    if (isIgnoredName(name, options.includeIgnored)) continue;
-    const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
-    const real = join(dir.real, name);
-    const kind = classifyEntry(entry, real);
-    if (kind === 'file') {
-      if (dir.depth + 1 <= maxSegments && !onFile(rel, real)) return false;
-    } else if (kind === 'dir') {
-      if (dir.depth + 1 < maxSegments) subdirs.push({ real, rel, depth: dir.depth + 1 });
-    } else if (kind === 'link') {
-      const target = resolveLinkInScope(real, options.scopeRoots);
-      if (target === undefined) continue;
-      if (target.isDir) {
-        if (dir.depth + 1 < maxSegments) links.push({ real: target.real, rel, depth: dir.depth + 1 });
-      } else if (dir.depth + 1 <= maxSegments && !onFile(rel, target.real)) {
-        return false;
+  try {
+    const entries = opened.entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const prefixName = options.prefix?.[dir.depth];
+    const maxSegments = options.maxSegments ?? Infinity;
+    for (const entry of entries) {
+      const name = entry.name;
+      if (prefixName !== undefined && name !== prefixName) continue;
+      if (isIgnoredName(name, options.includeIgnored)) continue;
+      const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
+      const real = join(dir.real, name);
+      const kind = classifyEntry(entry, opened.entryPath(name));
+      if (kind === 'file') {
+        if (dir.depth + 1 <= maxSegments && !onFile(rel, real, opened.entryPath(name))) return false;
+      } else if (kind === 'dir') {
+        if (dir.depth + 1 < maxSegments) subdirs.push({ real, rel, depth: dir.depth + 1 });
+      } else if (kind === 'link') {
+        const target = resolveLinkInScope(real, options.scopeRoots);
+        if (target === undefined) continue;
+        if (target.isDir) {
+          if (dir.depth + 1 < maxSegments) links.push({ real: target.real, rel, depth: dir.depth + 1 });
+        } else if (dir.depth + 1 <= maxSegments && !onFile(rel, target.real, target.real)) {
+          return false;
+        }
       }
     }
+  } finally {
+    opened.close();
   }
   // Pushed in reverse so the stack pops them in sorted order.
   for (let i = subdirs.length - 1; i >= 0; i -= 1) {
@@ -82,16 +94,6 @@ function walkDirectory(dir: Pending, options: WalkOptions, visited: Set<string>,
     stack.push(subdir);
   }
   return true;
-}
-
-function readSortedEntries(dirPath: string): Dirent[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dirPath, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 type EntryKind = 'file' | 'dir' | 'link' | 'other';
