@@ -145,6 +145,7 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
     }
   }
   const text = wordNodes.map((n) => n.text).join(' ');
+  scope.rec.globWords(words, cwds, text || node.text);
   for (const redirect of redirects) walkRedirect(scope, redirect, cwds, text || node.text);
   return scope.run(words, cwds, text);
 }
@@ -201,6 +202,7 @@ function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   const variable = node.children.find((c) => c.field === 'variable')?.text;
   if (node.type === 'for_statement' && variable !== undefined) {
     const values = node.children.filter((c) => c.field === 'value');
+    scope.rec.globWords(values.flatMap((v) => evaluateWord(v, scope.ctx.home)), cwds, node.text);
     if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
     const problem = assignmentProblem(variable, scope);
     if (problem !== null) scope.rec.unresolvedWord(variable, node.text, problem);
@@ -301,6 +303,7 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     const operator = n.children.find((c) => c.field === 'operator')?.text ?? '';
     const operands = n.children.filter((c) => c.named && c.field !== 'operator');
     if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
+    if (node.children[0]?.type === '[') for (const o of operands) scope.rec.globWords(evaluateWord(o, scope.ctx.home), cwds, text);
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
     if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {
