@@ -9,11 +9,13 @@ import { evaluateWord, type Word } from './words.js';
 
 const SEQUENCES = new Set(['program', 'compound_statement', 'subshell', 'do_group', 'else_clause', 'command_substitution', 'process_substitution']);
 const COMPOUND = new Set([...SEQUENCES, 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition']);
+// Nodes that hand redirects hung on them down to the simple command they end in; any other node applies them itself.
+const PASSES_REDIRECTS = new Set(['command', 'redirected_statement', 'list', 'pipeline', 'negated_command']);
 
 /** Walks one node, recording what it does; `trailing` are redirects the parser hung on an enclosing list. */
 export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[] = []): Outcome {
   scope.tick();
-  if (trailing.length > 0 && COMPOUND.has(node.type)) {
+  if (trailing.length > 0 && !PASSES_REDIRECTS.has(node.type)) {
     for (const redirect of trailing) walkRedirect(scope, redirect, cwds, node.text);
   }
   switch (node.type) {
@@ -123,7 +125,7 @@ function walkList(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly
 function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
   const body = node.children.find((c) => c.field === 'body');
   const redirects = [...node.children.filter((c) => c !== body && c.named), ...trailing];
-  if (body && !COMPOUND.has(body.type)) return walkNode(scope, body, cwds, redirects);
+  if (body && PASSES_REDIRECTS.has(body.type)) return walkNode(scope, body, cwds, redirects);
   for (const redirect of redirects) walkRedirect(scope, redirect, cwds, node.text);
   return body ? walkNode(scope, body, cwds) : unchanged(cwds);
 }
@@ -227,6 +229,8 @@ function walkCase(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
       if (child.named) walkNode(scope, child, cwds);
       continue;
     }
+    // Patterns are expanded when the item is tried: a substitution in one runs.
+    for (const pattern of child.children.filter((c) => c.field === 'value')) walkNode(scope, pattern, cwds);
     const body = child.children.filter((c) => c.named && c.field !== 'value' && c.type !== 'comment');
     const result = walkSequence(scope, body, cwds);
     results.push(result.ok, result.fail);
