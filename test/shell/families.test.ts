@@ -161,6 +161,8 @@ const FAMILIES: Record<string, [string, Expect][]> = {
     ["sed 'w out.txt' a.txt", 'allow'],
     ['awk \'{ print $1 }\' a.txt', 'allow'],
     ['awk -F: -v n=1 \'$1 == n { print }\' a.txt', 'allow'],
+    ['echo "[core] fsmonitor = ./evil.sh" >> .git/config; git status', 'refuse'],
+    ['cp evil.sh .git/config', 'refuse'],
     ['git status && git log --oneline -3', 'allow'],
     ['git -c user.name=me commit -m x', 'allow'],
     ['git diff --stat HEAD', 'allow'],
