@@ -20,7 +20,7 @@ export function foreignRepository(fs: ShellFs, cwd: string, workspaceRoot: strin
       // A `.git` file at the top (a worktree) points outside the workspace, where the agent cannot write either.
       return kind === 'dir' || kind === 'file' ? null : `${dir}/.git is neither a directory nor a file`;
     }
-    if (dir === top) return `the workspace root has no .git, so git would look for a repository above it`;
-    if (dir === '/' || !dir.startsWith(`${top}/`)) return `git would look for a repository outside the workspace, from ${dir}`;
+    // No repository up to `/`: git finds none and runs nothing from a repository's config.
+    if (dir === '/') return null;
   }
 }

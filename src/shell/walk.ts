@@ -1,4 +1,6 @@
+import { posix } from 'node:path';
 import { syntheticWord } from './commands/api.js';
+import { expandGlob } from './glob.js';
 import { FILE_TESTS } from './commands/file-ops.js';
 import { arithmeticIsSafe, isIntegerLiteral } from './arith.js';
 import { assignmentProblem, checkStateBuiltin } from './builtins.js';
@@ -142,7 +144,7 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
       redirects.unshift(child);
     } else if (child.named && child.type !== 'comment') {
       walkNode(scope, child, cwds);
-      words.push(...evaluateWord(child, scope.ctx.home));
+      words.push(...evaluateWord(child, scope.ctx.home, scope.bound));
       wordNodes.push(child);
     }
   }
@@ -166,7 +168,7 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
   for (const destination of node.children.filter((c) => c.field === 'destination')) {
     if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(destination.text)) continue;
     if (op === '>&-' || op === '<&-') continue;
-    for (const word of evaluateWord(destination, scope.ctx.home)) {
+    for (const word of evaluateWord(destination, scope.ctx.home, scope.bound)) {
       if (op === '<' || op === '<>' || op === '<&') scope.rec.access(word, 'read', cwds, text);
       if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text);
     }
@@ -194,8 +196,53 @@ function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   return unchanged(unionCwds(...results));
 }
 
-// A loop body runs any number of times: walk it until the possible directories stop changing.
+// A loop body runs any number of times: walk it until the possible directories stop changing. A `for` over
+// words the check knows (globs expanded as bash would) is walked once per value with the variable bound, unless
+// the body could change the variable itself.
 function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const values = node.type === 'for_statement' ? loopValues(scope, node, cwds) : null;
+  const variable = node.children.find((c) => c.field === 'variable')?.text;
+  if (values === null || variable === undefined || scope.bound.has(variable)) return walkLoopOnce(scope, node, cwds);
+  const outcomes: Outcome[] = [];
+  for (const value of values) {
+    scope.bound.set(variable, value);
+    try {
+      outcomes.push(walkLoopOnce(scope, node, cwds));
+    } finally {
+      scope.bound.delete(variable);
+    }
+  }
+  if (outcomes.length === 0) outcomes.push(walkLoopOnce(scope, node, cwds));
+  return unchanged(unionCwds(...outcomes.map((o) => o.ok)));
+}
+
+const MAX_LOOP_VALUES = 64;
+
+function loopValues(scope: Scope, node: SyntaxNode, cwds: Cwds): string[] | null {
+  const variable = node.children.find((c) => c.field === 'variable')?.text ?? '';
+  const body = node.children.find((c) => c.field === 'body')?.text ?? '';
+  const rebinds = new RegExp(`\\b${variable}\\b\\s*\\+?=|\\b(read|mapfile|readarray|printf|getopts|declare|local|export|typeset|unset|eval|source|set|shift)\\b|\\.\\s`);
+  if (!/^[A-Za-z_]\w*$/.test(variable) || rebinds.test(body) || cwds.length !== 1 || cwds[0] === null) return null;
+  const cwd = cwds[0] as string;
+  const exists = (m: string): boolean => scope.ctx.fs.kind(posix.resolve(cwd, m)) !== null;
+  const out: string[] = [];
+  for (const child of node.children.filter((c) => c.field === 'value')) {
+    for (const word of evaluateWord(child, scope.ctx.home, scope.bound)) {
+      if (word.value === null) return null;
+      if (!word.glob) out.push(word.value);
+      else {
+        const matches = expandGlob(scope.ctx.fs, cwd, word.pattern);
+        if (matches === null) return null;
+        const found = matches.filter(exists);
+        out.push(...(found.length > 0 ? found : [word.value]));
+      }
+      if (out.length > MAX_LOOP_VALUES) return null;
+    }
+  }
+  return node.children.some((c) => c.field === 'value') ? out : null;
+}
+
+function walkLoopOnce(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   for (const child of node.children) if (child.field === 'value' || child.field === 'initializer') walkNode(scope, child, cwds);
   if (node.type === 'c_style_for_statement') {
     const header = node.children.filter((c) => ['initializer', 'condition', 'update'].includes(c.field ?? '')).map((c) => c.text).join(';');
@@ -204,8 +251,8 @@ function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   const variable = node.children.find((c) => c.field === 'variable')?.text;
   if (node.type === 'for_statement' && variable !== undefined) {
     const values = node.children.filter((c) => c.field === 'value');
-    scope.rec.globWords(values.flatMap((v) => evaluateWord(v, scope.ctx.home)), cwds, node.text);
-    if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
+    scope.rec.globWords(values.flatMap((v) => evaluateWord(v, scope.ctx.home, scope.bound)), cwds, node.text);
+    if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home, scope.bound).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
     const problem = assignmentProblem(variable, scope);
     if (problem !== null) scope.rec.unresolvedWord(variable, node.text, problem);
   }
@@ -258,7 +305,7 @@ function walkDeclaration(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     if (child.type === 'variable_assignment') {
       checkAssignmentNode(scope, child, text, /[-+][a-zA-Z]*i/.test(flags));
     } else if (name === 'unset') {
-      const words = child.type === 'variable_name' ? [syntheticWord(child.text)] : evaluateWord(child, scope.ctx.home);
+      const words = child.type === 'variable_name' ? [syntheticWord(child.text)] : evaluateWord(child, scope.ctx.home, scope.bound);
       checkStateBuiltin(scope, 'unset', words, api);
     } else if (child.type !== 'word' || !/^[-+]/.test(child.text)) {
       const problem = assignmentProblem(child.text, scope);
@@ -307,12 +354,12 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     const operator = n.children.find((c) => c.field === 'operator')?.text ?? '';
     const operands = n.children.filter((c) => c.named && c.field !== 'operator');
     if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
-    if (node.children[0]?.type === '[') for (const o of operands) scope.rec.globWords(evaluateWord(o, scope.ctx.home), cwds, text);
+    if (node.children[0]?.type === '[') for (const o of operands) scope.rec.globWords(evaluateWord(o, scope.ctx.home, scope.bound), cwds, text);
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
     if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {
       for (const o of operands) {
-        const value = evaluateWord(o, scope.ctx.home)[0]?.value ?? null;
+        const value = evaluateWord(o, scope.ctx.home, scope.bound)[0]?.value ?? null;
         if (value === null && operator !== '-v') checkArithmetic(scope, o, o.text);
         else checkArithmetic(scope, o, operator === '-v' ? (/\[(.*)\]$/s.exec(value ?? '')?.[1] ?? (value === null ? '$' : '0')) : (value as string));
       }
@@ -327,7 +374,7 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
 }
 
 function readWord(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): void {
-  for (const word of evaluateWord(node, scope.ctx.home)) scope.rec.access(word, 'read', cwds, text);
+  for (const word of evaluateWord(node, scope.ctx.home, scope.bound)) scope.rec.access(word, 'read', cwds, text);
 }
 
 function checkAssignmentNode(scope: Scope, node: SyntaxNode, command: string, integer = false): void {
@@ -342,7 +389,7 @@ function checkAssignmentNode(scope: Scope, node: SyntaxNode, command: string, in
     if (value.text.includes('[')) scope.rec.unresolvedWord(node.text, command, 'an array subscript in the assignment is evaluated as arithmetic and may run code');
     return;
   }
-  const words = evaluateWord(value, scope.ctx.home);
+  const words = evaluateWord(value, scope.ctx.home, scope.bound);
   const literal = words.length === 1 ? (words[0]?.value ?? null) : null;
   if (!isIntegerLiteral(literal)) scope.tainted.add(plain);
   if (integer && !(literal !== null && arithmeticIsSafe(literal, scope.tainted))) scope.rec.unresolvedWord(node.text, command, 'an integer variable evaluates its value as arithmetic, which may run code');
