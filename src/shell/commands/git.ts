@@ -80,6 +80,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   }
   for (const word of rest) {
     if (word.value === '--') break;
+    if (word.value === null) api.unresolved(word, `${word.reason}; git may read it as an option (--output, --exec...)`);
     if (word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_SHORT[sub]?.test(word.value) === true)) api.unresolved(word, `git ${sub} ${word.value} runs a program or opens an editor, which is not checked`);
   }
 }

@@ -26,6 +26,7 @@ export const tarFiles: Extractor = (args, outer) => {
     const word = args[i] as Word;
     const text = word.value;
     if (text === null) {
+      outer.unresolved(word, `${word.reason}; tar may read it as an option (--to-command, -I...)`);
       operands.push(word);
     } else if (text === '--') {
       operands.push(...args.slice(i + 1));

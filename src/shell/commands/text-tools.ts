@@ -128,5 +128,9 @@ export const jqFiles: Extractor = (args, api) => {
   for (const word of optionValues(parsed, 'library-path')) api.read(word);
   for (const word of optionValues(parsed, 'f', 'from-file', 'L')) api.read(word);
   const fromFile = hasOption(parsed, 'f', 'from-file');
+  const filter = fromFile ? undefined : parsed.operands[0];
+  // A filter's import and include load modules from jq's search path (~/.jq, -L), which the check does not follow.
+  if (filter?.value !== null && filter?.value !== undefined && /\b(import|include)\b|\bmodulemeta\b/.test(filter.value)) api.unresolved(filter, 'the jq filter loads modules, which are not checked');
+  if (fromFile) api.unresolved('-f', 'a jq filter file may load modules, which are not checked', 'unknown');
   for (const word of fromFile ? parsed.operands : parsed.operands.slice(1)) api.read(word);
 };
