@@ -160,6 +160,7 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
       if (child.type.endsWith('_redirect')) walkRedirect(scope, child, cwds, text);
       else walkNode(scope, child, cwds);
     }
+    walkHeredocBody(scope, node, cwds);
     return;
   }
   walkChildren(scope, node, cwds);
@@ -173,6 +174,16 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
       if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text);
     }
   }
+}
+
+// An unquoted here-doc body is expanded like a double-quoted string; the parser misses backticks there and
+// everything in a `<<-` body, so the body is walked again as a string of its own.
+function walkHeredocBody(scope: Scope, node: SyntaxNode, cwds: Cwds): void {
+  const start = node.children.find((c) => c.type === 'heredoc_start')?.text ?? '';
+  const body = node.children.find((c) => c.type === 'heredoc_body')?.text ?? '';
+  if (/['"\\]/.test(start) || !/[$`]/.test(body)) return;
+  const lines = node.children.some((c) => c.type === '<<-') ? body.replace(/^\t+/gm, '') : body;
+  scope.walkSource(`: "${lines.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes.length % 2 === 0 ? '\\' : ''}"`)}"`, cwds);
 }
 
 function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
