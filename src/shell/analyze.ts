@@ -1,8 +1,9 @@
 import type { Cwds, Outcome } from './cwd.js';
+import { heredocDisagreement, readHeredocs } from './heredoc.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
-import type { ShellAnalysis, ShellContext, ShellParser, SyntaxNode } from './types.js';
+import type { ShellAnalysis, ShellContext, ShellFs, ShellParser, SyntaxNode } from './types.js';
 import { walkNode } from './walk.js';
 
 // Longer input is refused as a parse error (ask) rather than analysed.
@@ -16,9 +17,10 @@ const MAX_COMMAND_LENGTH = 200_000;
  * @example
  * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
  */
-export function analyzeShellCommand(parser: ShellParser, command: string, ctx: ShellContext): ShellAnalysis {
+export function analyzeShellCommand(parser: ShellParser, command: string, given: ShellContext): ShellAnalysis {
+  const ctx = { ...given, fs: memoizedFs(given.fs) };
   const rec = new Recorder(ctx);
-  const scope = new Scope(ctx, parser, rec, { runCommand, walkSource });
+  const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });
   let parseError: string | undefined;
   if (command.length > MAX_COMMAND_LENGTH) {
     parseError = `the command is longer than ${MAX_COMMAND_LENGTH} characters`;
@@ -41,6 +43,24 @@ export function analyzeShellCommand(parser: ShellParser, command: string, ctx: S
   return analysis;
 }
 
+// One analysis looks at the same entries many times (every path resolves its cwd again); the memo lives only for
+// this call, so nothing can go stale between calls.
+function memoizedFs(fs: ShellFs): ShellFs {
+  const kinds = new Map<string, ReturnType<ShellFs['kind']>>();
+  const links = new Map<string, string | null>();
+  return {
+    kind: (p) => {
+      if (!kinds.has(p)) kinds.set(p, fs.kind(p));
+      return kinds.get(p) ?? null;
+    },
+    readlink: (p) => {
+      if (!links.has(p)) links.set(p, fs.readlink(p));
+      return links.get(p) ?? null;
+    },
+    list: (p) => fs.list(p),
+  };
+}
+
 function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
   const { outcome, error } = walkProgram(scope, source, cwds);
   if (error !== undefined) scope.rec.unresolvedWord(source, source, `the inner shell code does not parse: ${error}`);
@@ -48,9 +68,11 @@ function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
 }
 
 function walkProgram(scope: Scope, source: string, cwds: Cwds): { outcome: Outcome; error: string | undefined } {
-  const syntax = scope.parser.parse(source);
+  const reading = readHeredocs(source);
+  const syntax = scope.parser.parse(reading.source);
   const outcome = walkNode(scope, syntax.root, cwds);
-  return { outcome, error: syntax.hasError ? describeError(syntax.root) : undefined };
+  const disagreement = syntax.hasError ? null : heredocDisagreement(syntax.root, reading.heredocs);
+  return { outcome, error: syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined) };
 }
 
 function describeError(root: SyntaxNode): string {

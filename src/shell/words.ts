@@ -17,10 +17,23 @@ export interface Word {
 }
 
 type Piece = { pattern: string } | { reason: string } | { pipe: true };
+interface Env {
+  home: string;
+  vars: Bindings;
+}
 
-/** Evaluates an argument node to its words: quotes removed, `~` and `$HOME` expanded, braces expanded. */
-export function evaluateWord(node: SyntaxNode, home: string): Word[] {
-  const piece = evaluatePiece(node, home, true);
+/** Variables whose value the check knows at this point (a `for` loop's current value). */
+export type Bindings = ReadonlyMap<string, string>;
+
+const NO_BINDINGS: Bindings = new Map();
+
+/**
+ * Evaluates an argument node to its words: quotes removed, `~`, `$HOME` and bound variables expanded, braces
+ * expanded. An unquoted bound variable whose value would be split or globbed stays unknown.
+ */
+export function evaluateWord(node: SyntaxNode, home: string, vars: Bindings = NO_BINDINGS): Word[] {
+  const env: Env = { home, vars };
+  const piece = evaluatePiece(node, env, true, false);
   if ('pipe' in piece) return [{ source: node.text, value: '/dev/fd/63', pattern: '', glob: false, pipe: true, reason: '' }];
   if ('reason' in piece) return [dynamicWord(node.text, piece.reason)];
   const patterns = expandBraces(piece.pattern);
@@ -33,11 +46,12 @@ export function dynamicWord(source: string, reason: string): Word {
   return { source, value: null, pattern: '', glob: false, pipe: false, reason };
 }
 
-function evaluatePiece(node: SyntaxNode, home: string, first: boolean): Piece {
+function evaluatePiece(node: SyntaxNode, env: Env, first: boolean, quoted: boolean): Piece {
+  const home = env.home;
   switch (node.type) {
     case 'word':
     case 'command_name':
-      if (node.type === 'command_name' && node.children[0]) return evaluatePiece(node.children[0], home, first);
+      if (node.type === 'command_name' && node.children[0]) return evaluatePiece(node.children[0], env, first, quoted);
       return unquotedWord(node.text, home, first);
     case 'number':
     case 'brace_expression':
@@ -47,15 +61,20 @@ function evaluatePiece(node: SyntaxNode, home: string, first: boolean): Piece {
     case 'raw_string':
       return { pattern: escapeLiteral(node.text.slice(1, -1)) };
     case 'string':
+      return concatenate(node.children, env, false, true);
     case 'translated_string':
-      return concatenate(node.children.filter((c) => c.named), home, false, true);
+      return concatenate(node.children.filter((c) => c.named), env, false, true);
+    case 'ansi_c_string': {
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      return decoded === null ? { reason: `${node.text} holds an escape the checker does not decode` } : { pattern: escapeLiteral(decoded) };
+    }
     case 'string_content':
       return { pattern: escapeLiteral(unescapeDoubleQuoted(node.text)) };
     case 'concatenation':
-      return concatenate(node.children, home, first, false);
+      return concatenate(node.children, env, first, quoted);
     case 'simple_expansion':
     case 'expansion':
-      return expandVariable(node, home);
+      return expandVariable(node, env, quoted);
     case 'process_substitution':
       return { pipe: true };
     case 'unary_expression':
@@ -69,24 +88,28 @@ function evaluatePiece(node: SyntaxNode, home: string, first: boolean): Piece {
   }
 }
 
-function concatenate(children: readonly SyntaxNode[], home: string, first: boolean, quoted: boolean): Piece {
+function concatenate(children: readonly SyntaxNode[], env: Env, first: boolean, quoted: boolean): Piece {
   let pattern = '';
   for (const [i, child] of children.entries()) {
     if (!child.named) {
       if (child.type !== '"') pattern += quoted ? escapeLiteral(child.text) : child.text;
       continue;
     }
-    const piece = evaluatePiece(child, home, first && i === 0);
+    const piece = evaluatePiece(child, env, first && i === 0, quoted);
     if (!('pattern' in piece)) return 'pipe' in piece ? { reason: `${child.text} is a pipe joined to other text` } : piece;
     pattern += piece.pattern;
   }
   return { pattern };
 }
 
-function expandVariable(node: SyntaxNode, home: string): Piece {
+function expandVariable(node: SyntaxNode, env: Env, quoted: boolean): Piece {
   const named = node.children.filter((c) => c.named);
   const plain = node.children.every((c) => c.named ? c.type === 'variable_name' : ['$', '${', '}'].includes(c.type));
-  if (plain && named.length === 1 && named[0]?.text === 'HOME') return { pattern: escapeLiteral(home) };
+  const name = plain && named.length === 1 ? named[0]?.text : undefined;
+  if (name === 'HOME') return { pattern: escapeLiteral(env.home) };
+  const bound = name === undefined ? undefined : env.vars.get(name);
+  // Unquoted, bash splits the value on IFS and globs it: only a value that neither splits nor globs is one word.
+  if (bound !== undefined && (quoted || /^[^\s*?[\]\\'"]+$/.test(bound))) return { pattern: escapeLiteral(bound) };
   return { reason: `the variable ${node.text} is only known at run time` };
 }
 
@@ -116,4 +139,44 @@ function unquotedWord(text: string, home: string, first: boolean): Piece {
 
 function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+// The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...).
+function decodeAnsiC(body: string): string | null {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const n = body[++i];
+    if (n === undefined) return null;
+    const simple = SIMPLE_ESCAPES[n];
+    if (simple !== undefined) {
+      out += simple;
+      continue;
+    }
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(body.slice(i));
+    const octal = /^([0-7]{1,3})/.exec(body.slice(i));
+    const unicode = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(body.slice(i));
+    if (hex) {
+      out += String.fromCharCode(parseInt(hex[1] as string, 16));
+      i += hex[0].length - 1;
+    } else if (octal) {
+      out += String.fromCharCode(parseInt(octal[1] as string, 8) & 0xff);
+      i += octal[0].length - 1;
+    } else if (unicode) {
+      const code = parseInt((unicode[1] ?? unicode[2]) as string, 16);
+      if (code > 0x10ffff) return null;
+      out += String.fromCodePoint(code);
+      i += unicode[0].length - 1;
+    } else {
+      return null;
+    }
+    if (out.includes('\0')) return null;
+  }
+  return out;
 }

@@ -1,33 +1,63 @@
+import { posix } from 'node:path';
 import type { Word } from '../words.js';
-import type { Extractor } from './api.js';
-import { hasOption, optionValues, parseOptions } from './options.js';
+import { syntheticWord, type CommandApi, type Extractor } from './api.js';
+import { hasOption, optionValues, parseKnown, subWord, type OptionSpec } from './options.js';
 import { access } from './simple.js';
+
+const REMOVE: OptionSpec = { short: 'dfiIprRv', long: ['force', 'interactive?', 'one-file-system', 'no-preserve-root', 'preserve-root?', 'recursive', 'dir', 'verbose', 'ignore-fail-on-non-empty', 'parents'] };
 
 /** rm, rmdir, unlink: every operand is removed. */
 export const removeOperands: Extractor = (args, api) => {
-  const parsed = parseOptions(args, {});
+  const parsed = parseKnown(args, REMOVE, api);
   const recursive = hasOption(parsed, 'r', 'R', 'recursive');
   for (const word of parsed.operands) api.remove(word, recursive);
+};
+
+const COPY_SPECS: Readonly<Record<'cp' | 'mv' | 'ln', OptionSpec>> = {
+  cp: { short: 'abdfHilLnPpRrsS:t:TuvxZ', long: ['archive', 'attributes-only', 'backup?', 'copy-contents', 'debug', 'force', 'interactive', 'link', 'dereference', 'no-clobber', 'no-dereference', 'preserve?', 'no-preserve=', 'parents', 'recursive', 'reflink?', 'remove-destination', 'sparse=', 'strip-trailing-slashes', 'symbolic-link', 'suffix=', 'target-directory=', 'no-target-directory', 'update?', 'verbose', 'keep-directory-symlink', 'one-file-system', 'context?'] },
+  mv: { short: 'bfinS:t:TuvZ', long: ['backup?', 'debug', 'exchange', 'force', 'interactive', 'no-clobber', 'no-copy', 'strip-trailing-slashes', 'suffix=', 'target-directory=', 'no-target-directory', 'update?', 'verbose', 'context'] },
+  ln: { short: 'bdfFinLPrsS:t:Tv', long: ['backup?', 'directory', 'force', 'interactive', 'logical', 'no-dereference', 'physical', 'relative', 'symbolic', 'suffix=', 'target-directory=', 'no-target-directory', 'verbose'] },
 };
 
 /** cp, mv, ln: sources are read (moved sources removed), the destination or `-t DIR` is written. */
 export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
   return (args, api) => {
-    const parsed = parseOptions(args, { short: 'tS', long: ['target-directory', 'suffix', 'backup-dir'] });
+    const parsed = parseKnown(args, COPY_SPECS[kind], api);
     const targets = optionValues(parsed, 't', 'target-directory');
     const sources = targets.length > 0 || parsed.operands.length < 2 ? parsed.operands : parsed.operands.slice(0, -1);
     const destination = targets.length > 0 ? targets : parsed.operands.slice(sources.length);
+    const walks = kind === 'cp' && hasOption(parsed, 'L', 'dereference') && hasOption(parsed, 'r', 'R', 'recursive', 'a', 'archive');
+    const symbolic = kind === 'ln' && hasOption(parsed, 's', 'symbolic');
     for (const word of sources) {
       if (kind === 'mv') api.remove(word, true);
+      else if (walks) api.walk(word);
+      else if (symbolic) linkTarget(api, word, destination, sources.length > 1 || targets.length > 0);
+      // A hard link is the same file under a new name: whoever may write the link writes the source.
+      else if (kind === 'ln') api.write(word);
       else api.read(word);
     }
     for (const word of destination) api.write(word);
   };
 }
 
+// `ln -s T L` stores T as written; the kernel resolves it from L's directory (L itself when it is a directory).
+function linkTarget(api: CommandApi, target: Word, destination: Word[], intoDirectory: boolean): void {
+  const link = destination[0];
+  if (target.value === null || target.value.startsWith('/')) {
+    api.read(target);
+    return;
+  }
+  if (link === undefined || link.value === null) {
+    api.unresolved(target, 'where the link is made, and so where its target leads, is only known at run time');
+    return;
+  }
+  const linkDir = intoDirectory || api.isDirectory(link) ? link.value : posix.dirname(link.value);
+  api.chdir(syntheticWord(linkDir)).read(target);
+}
+
 /** sort: operands are read; `-o FILE` is written, `-T DIR` holds temporary files. */
 export const sortFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, { short: 'kotST', long: ['key', 'output', 'field-separator', 'buffer-size', 'temporary-directory', 'files0-from', 'parallel', 'batch-size', 'compress-program', 'random-source', 'sort'] });
+  const parsed = parseKnown(args, { short: 'bcCdfghik:mMno:rRsS:t:T:uVz', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source=', 'reverse', 'sort=', 'version-sort', 'batch-size=', 'check?', 'compress-program=', 'debug', 'files0-from=', 'key=', 'merge', 'output=', 'stable', 'buffer-size=', 'field-separator=', 'temporary-directory=', 'parallel=', 'unique', 'zero-terminated'] }, api);
   for (const word of optionValues(parsed, 'o', 'output', 'T', 'temporary-directory')) api.write(word);
   for (const word of optionValues(parsed, 'files0-from', 'random-source')) api.read(word);
   if (hasOption(parsed, 'compress-program')) api.unresolved('--compress-program', 'sort runs the compress program, which is not checked');
@@ -36,7 +66,7 @@ export const sortFiles: Extractor = (args, api) => {
 
 /** uniq: the first operand is read, the second written. */
 export const uniqFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, { short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] });
+  const parsed = parseKnown(args, { short: 'cdDf:is:uw:z', digits: true, long: ['count', 'repeated', 'all-repeated?', 'skip-fields=', 'group?', 'ignore-case', 'skip-chars=', 'unique', 'zero-terminated', 'check-chars='] }, api);
   const [input, output, ...extra] = parsed.operands;
   if (input) api.read(input);
   if (output) api.write(output);
@@ -45,7 +75,7 @@ export const uniqFiles: Extractor = (args, api) => {
 
 /** sha256sum and friends: operands are read; `-c` reads files named inside a list the check cannot see. */
 export const checksumFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, {});
+  const parsed = parseKnown(args, { short: 'bctwz', long: ['binary', 'check', 'tag', 'text', 'zero', 'ignore-missing', 'quiet', 'status', 'strict', 'warn'] }, api);
   for (const word of parsed.operands) api.read(word);
   if (hasOption(parsed, 'c', 'check')) api.unresolved('-c', 'the check list names files that are read but not checked');
 };
@@ -64,4 +94,23 @@ export const testFiles: Extractor = (args, api) => {
       access(api, 'read', word as Word);
     }
   });
+};
+
+const DD_READS = new Set(['if']);
+const DD_WRITES = new Set(['of']);
+const DD_VALUES = new Set(['bs', 'cbs', 'conv', 'count', 'ibs', 'iflag', 'obs', 'oflag', 'seek', 'oseek', 'skip', 'iseek', 'status']);
+
+/** dd: `if=FILE` is read, `of=FILE` written; every other operand is a known `key=value`, or it asks. */
+export const ddFiles: Extractor = (args, api) => {
+  for (const word of args) {
+    const eq = word.value?.indexOf('=') ?? -1;
+    const key = word.value === null ? null : word.value.slice(0, eq);
+    if (key === null || eq === -1 || !(DD_READS.has(key) || DD_WRITES.has(key) || DD_VALUES.has(key))) {
+      if (word.value === '--help' || word.value === '--version') continue;
+      api.unresolved(word, 'a dd operand the checker does not know', word.value === null ? 'path' : 'unknown');
+      continue;
+    }
+    if (DD_READS.has(key)) api.read(subWord(word, eq + 1));
+    if (DD_WRITES.has(key)) api.write(subWord(word, eq + 1));
+  }
 };
