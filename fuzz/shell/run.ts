@@ -133,7 +133,7 @@ export async function runDifferential(opts: DiffOptions): Promise<DiffReport> {
             origin: item.origin,
             template: item.template,
             command,
-            violations: j.violations.slice(0, 5).map((v) => ({ ...v, named: v.named.replaceAll(layout.base, '@B@'), resolved: v.resolved.replaceAll(layout.base, '@B@'), line: v.line.replaceAll(layout.base, '@B@').slice(0, 300) })),
+            violations: mostSevere(j.violations).slice(0, 5).map((v) => ({ ...v, named: v.named.replaceAll(layout.base, '@B@'), resolved: v.resolved.replaceAll(layout.base, '@B@'), line: v.line.replaceAll(layout.base, '@B@').slice(0, 300) })),
             canaryChanges: j.canaryChanges,
             canaryRead: j.canaryRead,
           };
@@ -151,9 +151,16 @@ export async function runDifferential(opts: DiffOptions): Promise<DiffReport> {
   return report;
 }
 
+const SEVERITY: Record<string, number> = { write: 0, exec: 1, read: 2, meta: 3 };
+
+/** Violations ordered writes first, then executions, reads, metadata: the first one is the one to report. */
+export function mostSevere<T extends { kind: string }>(violations: readonly T[]): T[] {
+  return [...violations].sort((a, b) => (SEVERITY[a.kind] ?? 9) - (SEVERITY[b.kind] ?? 9));
+}
+
 /** A one-line description of an escape: the command and the first syscall or canary evidence. */
 export function describeEscape(e: Escape): string {
-  const v = e.violations[0];
+  const v = mostSevere(e.violations)[0];
   const evidence = v ? `${v.syscall} ${v.resolved} (${v.why})` : e.canaryChanges[0] ?? (e.canaryRead ? 'the canary appeared in the output' : '');
   return `${JSON.stringify(e.template)} -> ${evidence}`;
 }
