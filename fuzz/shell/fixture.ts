@@ -89,6 +89,11 @@ export function buildFixture(base: string): FixtureLayout {
   git(path.join(l.ws, 'nested'), 'init', '-q');
   git(path.join(l.ws, 'nested'), 'add', 'file.txt');
   git(path.join(l.ws, 'nested'), 'commit', '-q', '-m', 'nested');
+  // git's sample hooks only make every copy slower; the hooks directories stay.
+  for (const repo of [l.ws, path.join(l.ws, 'nested')]) {
+    const hooks = path.join(repo, '.git', 'hooks');
+    for (const name of fs.readdirSync(hooks)) fs.rmSync(path.join(hooks, name));
+  }
   // The trap a nested repository sets: any git command in it would run the script.
   fs.appendFileSync(path.join(l.ws, 'nested', '.git', 'config'), `[core]\n\tfsmonitor = ${evil}\n\thooksPath = ${l.outside}/hooks\n`);
   execFileSync('tar', ['-cf', path.join(l.ws, 'archive.tar'), '-C', l.ws, 'a.txt', 'sub'], { stdio: 'ignore' });
@@ -96,8 +101,8 @@ export function buildFixture(base: string): FixtureLayout {
 }
 
 /** A fresh copy of the fixture at `dest` (links copied as links, times kept so the canary diff is exact). */
-export function copyFixture(base: string, dest: string): void {
-  fs.cpSync(base, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+export async function copyFixture(base: string, dest: string): Promise<void> {
+  await fs.promises.cp(base, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 }
 
 /** A snapshot of a directory tree: relative path to type, mode, size, mtime, link target and content. */

@@ -48,8 +48,8 @@ export async function judge(bench: Bench, command: string, limits: RunLimits): P
   const dir = path.join(bench.scratchRoot, String(counter++));
   const scratch = path.join(dir, 'fx');
   const traceDir = path.join(dir, 'trace');
-  fs.mkdirSync(traceDir, { recursive: true });
-  copyFixture(layout.base, scratch);
+  await fs.promises.mkdir(traceDir, { recursive: true });
+  await copyFixture(layout.base, scratch);
   try {
     const run = await runSandboxed(command, layout, scratch, traceDir, limits);
     const touches = parseTrace(run.trace, layout.ws);
@@ -64,6 +64,7 @@ export async function judge(bench: Bench, command: string, limits: RunLimits): P
     if (touches.length === 0) result.error = `the sandbox did not start or traced nothing: ${run.stderr.slice(0, 200)}`;
     return result;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    // Not awaited: the next command's run overlaps the removal; the scratch root goes at the end of the run.
+    void fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
