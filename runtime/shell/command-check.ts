@@ -2,6 +2,7 @@ import path from 'node:path';
 import { analyzeShellCommand, checkShellCommand, type ShellCheck } from '../../src/shell/index.js';
 import { loadShellParser } from '../shell-parser.js';
 import type { SessionPaths } from '../broker/session-paths.js';
+import { nodeShellFs } from './shell-fs.js';
 
 /**
  * The static check of a shell command: parse it, find every path each simple command reads or writes, and check
@@ -15,6 +16,7 @@ export async function checkCommand(paths: SessionPaths, command: string, cwd: st
     home,
     workspaceRoot: paths.scope.workspaceRoot,
     readRoots: paths.scope.readRoots,
+    fs: nodeShellFs,
   });
   const at = (target: string, from: string): string => (path.isAbsolute(target) ? target : path.join(from, target));
   return checkShellCommand(

@@ -3,14 +3,16 @@ import type { CommandVerdict, PolicySubject } from './types.js';
 
 /**
  * The policy subject of a bash call from the shell checker's result: its simple commands, each command's static
- * verdict as that command's default, the call's verdict (a floor when `'deny'`), dangerous removal, and what the
- * check found outside every command.
+ * verdict as that command's default, the call's verdict (a floor when `'deny'`), dangerous removal, and what no rule
+ * may lift: what the check found outside every command, and words it cannot resolve to a path inside the boundary.
  * @example decide(layers, describeShellCheck(check), memory)
  */
 export function describeShellCheck(check: ShellCheck): PolicySubject {
   const commandVerdicts = Object.fromEntries(
     check.perCommand.map((c): [string, CommandVerdict] => [c.text, { verdict: c.verdict, reasons: c.reasons, ...(c.dangerous ? { dangerous: true } : {}) }]),
   );
+  // An ask from a word that cannot be resolved to a path inside the boundary is no rule's to lift.
+  const unchecked = [...check.callReasons, ...check.boundaryReasons];
   return {
     tool: 'bash',
     kind: 'bash',
@@ -18,7 +20,7 @@ export function describeShellCheck(check: ShellCheck): PolicySubject {
     staticVerdict: check.verdict,
     dangerous: check.dangerous,
     commandVerdicts,
-    ...(check.callReasons.length > 0 ? { unchecked: check.callReasons } : {}),
+    ...(unchecked.length > 0 ? { unchecked } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ const MAX_COMMAND_LENGTH = 200_000;
  */
 export function analyzeShellCommand(parser: ShellParser, command: string, ctx: ShellContext): ShellAnalysis {
   const rec = new Recorder(ctx);
-  const scope = new Scope(ctx, parser, rec, { runCommand, walkSource });
+  const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });
   let parseError: string | undefined;
   if (command.length > MAX_COMMAND_LENGTH) {
     parseError = `the command is longer than ${MAX_COMMAND_LENGTH} characters`;

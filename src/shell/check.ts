@@ -6,8 +6,9 @@ type Verdict = CommandCheck['verdict'];
 /**
  * Turns an analysis into verdicts, per simple command and for the whole call: a refused path denies (its code
  * and path decide); otherwise a dangerous removal asks (and is flagged so "always allow" is never offered);
- * otherwise unresolved words, unknown commands or a parse error ask, except that unknown commands are allowed
- * when an OS sandbox is active. Each finding lands on the command it belongs to; what belongs to none (a parse
+ * otherwise unresolved words, unknown commands or options, or a parse error ask, except that unknown commands and
+ * options are allowed when an OS sandbox is active. Words that cannot be resolved to a path inside the boundary
+ * also land in `boundaryReasons`, which no permission rule lifts. Each finding lands on the command it belongs to; what belongs to none (a parse
  * failure, a redirect on a group) lands in `callReasons` and holds for the whole call.
  *
  * @example
@@ -16,7 +17,8 @@ type Verdict = CommandCheck['verdict'];
  */
 export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathResolver, opts: { sandboxed: boolean }): ShellCheck {
   const commands = analysis.commands.map((c) => c.text);
-  const perCommand = new Map<string, CommandCheck>(commands.map((text) => [text, { text, verdict: 'allow', reasons: [], dangerous: false }]));
+  const perCommand = new Map<string, CommandCheck>(commands.map((text) => [text, { text, verdict: 'allow', reasons: [], dangerous: false, boundary: false }]));
+  const boundaryReasons: string[] = [];
   const callReasons: string[] = [];
   const note = (command: string, verdict: Verdict, reason: string): void => {
     const entry = perCommand.get(command);
@@ -31,8 +33,9 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
   const refusals: { reason: string; code: ErrorCode; path: string }[] = [];
   for (const access of analysis.accesses) {
     try {
-      if (access.mode === 'read') resolver.read(access.path, access.cwd);
-      else resolver.write(access.path, access.cwd);
+      const target = access.resolved ?? access.path;
+      if (access.mode === 'read') resolver.read(target, access.cwd);
+      else resolver.write(target, access.cwd);
     } catch (error) {
       const code: ErrorCode = error instanceof ToolwardenError ? error.code : 'INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
@@ -51,7 +54,15 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
     const entry = perCommand.get(d.command);
     if (entry !== undefined) entry.dangerous = true;
   }
-  for (const u of analysis.unresolved) ask(u.command, `${u.word}: ${u.reason}`);
+  for (const u of analysis.unresolved) {
+    if (u.kind === 'unknown' && opts.sandboxed) continue;
+    const reason = `${u.word}: ${u.reason}`;
+    ask(u.command, reason);
+    if (u.kind !== 'path') continue;
+    boundaryReasons.push(`${u.command}: ${reason}`);
+    const entry = perCommand.get(u.command);
+    if (entry !== undefined) entry.boundary = true;
+  }
   if (!opts.sandboxed) for (const name of analysis.unknownCommands) askUnknown(analysis, name, ask);
   if (analysis.parseError !== undefined) {
     const reason = `the command does not parse cleanly: ${analysis.parseError}`;
@@ -60,7 +71,7 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
   }
 
   const dangerous = analysis.dangerousRemovals.length > 0;
-  const base = { dangerous, commands, perCommand: [...perCommand.values()], callReasons };
+  const base = { dangerous, commands, perCommand: [...perCommand.values()], callReasons, boundaryReasons };
   const first = refusals[0];
   if (first !== undefined) {
     return { ...base, verdict: 'deny', reasons: refusals.map((r) => r.reason), code: first.code, decidingPath: first.path };

@@ -1,11 +1,15 @@
+import { posix } from 'node:path';
 import { findDangerousTarget } from './dangerous.js';
 import { resolveFrom, type Cwds } from './cwd.js';
+import { expandGlob, MAX_GLOB_MATCHES } from './glob.js';
 import { findEscapingGlob, splitGlob } from './patterns.js';
-import type { PathAccess, ShellAnalysis, ShellCommandInfo, ShellContext } from './types.js';
+import { lookupPhysical } from './physical.js';
+import { linksInTree, MAX_TREE_ENTRIES } from './tree.js';
+import type { PathAccess, ShellAnalysis, ShellCommandInfo, ShellContext, UnresolvedKind } from './types.js';
 import type { Word } from './words.js';
 
 // Device files that read or write nothing of the filesystem's content.
-const SAFE_WRITES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2', '/dev/tty']);
+const SAFE_WRITES = new Set(['/dev/null', '/dev/zero', '/dev/full', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2', '/dev/tty']);
 const SAFE_READS = new Set(['/dev/null', '/dev/stdin', '/dev/fd/0', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/tty']);
 
 /** Collects what the walk finds, without duplicates (loop bodies are walked more than once). */
@@ -30,12 +34,12 @@ export class Recorder {
   }
 
   /** Records a word the checker cannot resolve. */
-  unresolvedWord(word: string, command: string, reason: string): void {
-    if (this.once(`w\0${word}\0${command}\0${reason}`)) this.unresolved.push({ word, command, reason });
+  unresolvedWord(word: string, command: string, reason: string, kind: UnresolvedKind = 'path'): void {
+    if (this.once(`w\0${word}\0${command}\0${reason}`)) this.unresolved.push({ word, command, reason, kind });
   }
 
   /** Records a file access of `word` from every working directory the command may run in. */
-  access(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string): void {
+  access(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string, followLeaf = true): void {
     if (word.pipe) return;
     if (word.value === null) {
       this.unresolvedWord(word.source, command, word.reason);
@@ -48,15 +52,48 @@ export class Recorder {
     for (const cwd of path.startsWith('/') ? cwds.slice(0, 1) : cwds) {
       if (cwd === null && !path.startsWith('/')) {
         this.unresolvedWord(word.source, command, 'the working directory is unknown here (a cd the check cannot follow)');
-      } else if (this.once(`a\0${path}\0${mode}\0${cwd}\0${command}`)) {
-        this.accesses.push({ path, mode, cwd: cwd ?? this.ctx.cwd, command });
+        continue;
       }
+      const from = cwd ?? this.ctx.cwd;
+      this.record(path, mode, from, command, followLeaf);
+      if (!word.glob) continue;
+      // bash passes every match (or the pattern itself when none): each one is checked where it really leads.
+      const matches = expandGlob(this.ctx.fs, from, word.pattern);
+      if (matches === null) this.unresolvedWord(word.source, command, `the glob matches more than ${MAX_GLOB_MATCHES} entries`);
+      for (const match of matches ?? []) this.record(match, mode, from, command, followLeaf);
     }
+  }
+
+  /** Records an access of `word` and of every symlink a link-following recursive walk under it meets. */
+  walk(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string): void {
+    this.access(word, mode, cwds, command);
+    if (word.value === null || word.pipe) return;
+    const roots = word.glob ? cwds.flatMap((cwd) => (cwd === null ? [] : (expandGlob(this.ctx.fs, cwd, word.pattern) ?? []).map((m) => resolveFrom(cwd, m)))) : cwds.map((cwd) => (cwd === null ? null : resolveFrom(cwd, word.value as string)));
+    for (const root of roots) {
+      if (root === null) continue;
+      const links = linksInTree(this.ctx.fs, root);
+      if (links === null) this.unresolvedWord(word.source, command, `the tree it walks has more than ${MAX_TREE_ENTRIES} entries`);
+      for (const link of links ?? []) this.record(link, mode, '/', command);
+    }
+  }
+
+  // `followLeaf` false: the command changes the entry itself (rm, the source of mv), so a final symlink is not
+  // followed; the directory holding the entry is what it writes.
+  private record(path: string, mode: 'read' | 'write', cwd: string, command: string, followLeaf = true): void {
+    if (!this.once(`a\0${path}\0${mode}\0${cwd}\0${command}\0${followLeaf}`)) return;
+    let lookup = lookupPhysical(this.ctx.fs, cwd, path);
+    if (!followLeaf && 'path' in lookup) {
+      const parent = lookupPhysical(this.ctx.fs, cwd, posix.join(path, '..'));
+      const leaf = posix.basename(posix.resolve(cwd, path));
+      if ('path' in parent && this.ctx.fs.kind(posix.join(parent.path, leaf)) === 'link') lookup = parent;
+    }
+    if ('unresolved' in lookup) this.unresolvedWord(path, command, lookup.unresolved);
+    else this.accesses.push({ path, mode, cwd, command, resolved: lookup.path });
   }
 
   /** Records a removal: a write, plus a dangerous-removal entry when the target is catastrophic. */
   removal(word: Word, recursive: boolean, cwds: Cwds, command: string): void {
-    this.access(word, 'write', cwds, command);
+    this.access(word, 'write', cwds, command, false);
     if (word.value === null) {
       if (recursive) this.dangerous(word.source, command, 'a recursive removal of a target only known at run time');
       return;

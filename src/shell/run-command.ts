@@ -1,16 +1,16 @@
 import { syntheticWord } from './commands/api.js';
-import { parseOptions } from './commands/options.js';
+import { parseKnown } from './commands/options.js';
 import { COMMANDS } from './commands/registry.js';
-import { checkAssignment } from './commands/wrappers.js';
+import { assignmentProblem, checkStateBuiltin, taintUnlessInteger } from './builtins.js';
 import { unchanged, unionCwds, type Cwds, type Outcome } from './cwd.js';
-import { changeDirectory, type Scope } from './scope.js';
+import { changeDirectory, type RunOptions, type Scope } from './scope.js';
 import type { Word } from './words.js';
 
 const DECLARATIONS = new Set(['export', 'declare', 'local', 'readonly', 'typeset']);
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 
 /** Checks one simple command given as words, and says where the working directory is afterwards. */
-export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string): Outcome {
+export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string, opts: RunOptions): Outcome {
   const [nameWord, ...args] = words;
   if (nameWord === undefined) return unchanged(cwds);
   const rec = scope.rec;
@@ -21,6 +21,13 @@ export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string
   }
   const name = nameWord.value;
   const api = scope.api(cwds, text, name);
+  // Bash looks functions up before builtins: `cd() {...}; cd x` runs the function.
+  const body = opts.functions ? scope.functions.get(name) : undefined;
+  if (body !== undefined) {
+    for (let p = 0; p < 10; p++) scope.tainted.add(String(p));
+    return scope.callFunction(body, cwds);
+  }
+  if (checkStateBuiltin(scope, name, args, api)) return unchanged(cwds);
   switch (name) {
     case 'cd':
     case 'pushd':
@@ -30,9 +37,10 @@ export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string
     case 'command':
     case 'builtin':
     case 'exec': {
-      const parsed = parseOptions(args, { short: 'a', stopAtOperand: true });
+      const parsed = parseKnown(args, { short: name === 'exec' ? 'a:cl' : name === 'command' ? 'pvV' : '', stopAtOperand: true }, api);
       if (parsed.options.some((o) => o.name === 'v' || o.name === 'V')) return unchanged(cwds);
-      return scope.run(args.slice(parsed.rest), cwds);
+      if (parsed.options.some((o) => o.name === 'p')) api.unresolved('-p', 'command -p looks the program up in a default PATH the check does not follow', 'unknown');
+      return scope.run(args.slice(parsed.rest), cwds, undefined, { functions: false });
     }
     case 'eval':
       return runSource(scope, args, cwds, text, false);
@@ -41,12 +49,6 @@ export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string
       if (args[0]) api.read(args[0]);
       rec.unknown(name);
       return { ok: unionCwds(cwds, [null]), fail: unionCwds(cwds, [null]) };
-    case 'trap':
-      if (args.length > 1 && args[0]?.value !== '-') api.unresolved(args[0] ?? 'trap', 'trap runs a command string later, which is not checked');
-      return unchanged(cwds);
-    case 'alias':
-      if (args.some((w) => w.value === null || w.value.includes('='))) api.unresolved('alias', 'an alias changes what later commands run');
-      return unchanged(cwds);
     case 'kill':
     case 'pkill':
     case 'killall':
@@ -54,10 +56,11 @@ export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string
       rec.unknown(name);
       return unchanged(cwds);
   }
-  if (DECLARATIONS.has(name)) for (const word of args) checkAssignment(word, (w, reason) => api.unresolved(w, reason));
+  if (DECLARATIONS.has(name)) {
+    checkDeclaration(scope, args, api);
+    return unchanged(cwds);
+  }
   if (SHELLS.has(name)) return runShell(scope, args, cwds, text, name);
-  const fn = scope.functions.get(name);
-  if (fn) return fn.changesCwd ? { ok: unionCwds(cwds, [null]), fail: unionCwds(cwds, [null]) } : unchanged(cwds);
   const extractor = COMMANDS.get(name);
   if (extractor) {
     extractor(args, api);
@@ -68,8 +71,24 @@ export function runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string
   return unchanged(cwds);
 }
 
+// `declare`, `export`, `local`, `readonly`, `typeset` reached as words (through `command`, `builtin`, `env`...).
+function checkDeclaration(scope: Scope, args: Word[], api: ReturnType<Scope['api']>): void {
+  for (const word of args) {
+    if (word.value === null) {
+      api.unresolved(word, 'a declaration only known at run time');
+      continue;
+    }
+    if (/^-[a-zA-Z]*[niaA]/.test(word.value)) api.unresolved(word, `declare ${word.value} makes later assignments references or arithmetic, which the check does not follow`);
+    if (word.value.startsWith('-') || word.value.startsWith('+')) continue;
+    const name = word.value.split('=')[0] ?? '';
+    const problem = assignmentProblem(name.replace(/\+$/, ''), scope);
+    if (problem !== null) api.unresolved(word, problem);
+    taintUnlessInteger(scope, name, word.value.includes('=') ? word.value.slice(name.length + 1) : '0');
+  }
+}
+
 function changeInto(scope: Scope, args: Word[], cwds: Cwds, text: string, name: string): Outcome {
-  const parsed = parseOptions(args, {});
+  const parsed = parseKnown(args, { short: 'L' }, scope.api(cwds, text, name));
   const target = parsed.operands[0] ?? (name === 'cd' ? syntheticWord(scope.ctx.home) : null);
   const stackEntry = target?.value !== null && target?.value !== undefined && /^[-+]\d*$/.test(target.value);
   if (target === null || stackEntry) {
@@ -95,7 +114,7 @@ function runSource(scope: Scope, args: Word[], cwds: Cwds, text: string, subshel
 }
 
 function runShell(scope: Scope, args: Word[], cwds: Cwds, text: string, name: string): Outcome {
-  const parsed = parseOptions(args, { short: 'cO', long: ['rcfile', 'init-file'], stopAtOperand: true });
+  const parsed = parseKnown(args, { short: 'c:eEfhuvxBCH', long: ['norc', 'noprofile', 'posix', 'noediting', 'verbose'], stopAtOperand: true }, scope.api(cwds, text, name));
   const inline = parsed.options.find((o) => o.name === 'c');
   if (inline?.value) return runSource(scope, [inline.value], cwds, text, true);
   const script = args[parsed.rest];

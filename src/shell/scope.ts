@@ -1,8 +1,14 @@
 import type { CommandApi } from './commands/api.js';
-import { resolveFrom, type Cwds, type Outcome } from './cwd.js';
+import { resolveFrom, unionCwds, type Cwds, type Outcome } from './cwd.js';
+import { foreignRepository } from './git-repo.js';
 import type { Recorder } from './recorder.js';
-import type { ShellContext, ShellParser } from './types.js';
+import type { ShellContext, ShellParser, SyntaxNode } from './types.js';
 import type { Word } from './words.js';
+
+/** How a simple command is looked up: `command` and `builtin` skip shell functions. */
+export interface RunOptions {
+  functions: boolean;
+}
 
 /** Thrown when a command is too large or too deeply nested to analyse; it becomes a parse error (ask). */
 export class TooComplexError extends Error {}
@@ -14,7 +20,9 @@ const MAX_NESTING = 8;
 /** The state shared by one analysis: context, results, known functions, and the work budget. */
 export class Scope {
   /** Functions defined so far, and whether calling one may change the working directory. */
-  readonly functions = new Map<string, { changesCwd: boolean }>();
+  readonly functions = new Map<string, SyntaxNode[]>();
+  /** Variables given a value other than a literal integer so far: naming them in arithmetic may run code. */
+  readonly tainted = new Set<string>();
   nesting = 0;
   private steps = 0;
 
@@ -23,8 +31,9 @@ export class Scope {
     readonly parser: ShellParser,
     readonly rec: Recorder,
     private readonly hooks: {
-      runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string): Outcome;
+      runCommand(scope: Scope, words: Word[], cwds: Cwds, text: string, opts: RunOptions): Outcome;
       walkSource(scope: Scope, source: string, cwds: Cwds): Outcome;
+      walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome;
     },
   ) {}
 
@@ -34,19 +43,32 @@ export class Scope {
   }
 
   /** Runs a simple command (already split into words) from the given directories. */
-  run(words: Word[], cwds: Cwds, text = textOf(words)): Outcome {
-    return this.hooks.runCommand(this, words, cwds, text);
+  run(words: Word[], cwds: Cwds, text = textOf(words), opts: RunOptions = { functions: true }): Outcome {
+    return this.hooks.runCommand(this, words, cwds, text, opts);
+  }
+
+  /** Calls a shell function: its body is checked here, from the cwd of the call. */
+  callFunction(bodies: readonly SyntaxNode[], cwds: Cwds): Outcome {
+    return this.nested(() => {
+      const outcomes = bodies.map((body) => this.hooks.walkNode(this, body, cwds));
+      return { ok: unionCwds(...outcomes.map((o) => o.ok)), fail: unionCwds(...outcomes.map((o) => o.fail)) };
+    });
+  }
+
+  /** Walks nested code (`eval`, `bash -c`, a function body at its call) within the nesting bound. */
+  nested<T>(walk: () => T): T {
+    if (this.nesting >= MAX_NESTING) throw new TooComplexError('eval / bash -c / function nesting is too deep to check');
+    this.nesting++;
+    try {
+      return walk();
+    } finally {
+      this.nesting--;
+    }
   }
 
   /** Parses and walks shell source found inside a command (`eval`, `bash -c`). */
   walkSource(source: string, cwds: Cwds): Outcome {
-    if (this.nesting >= MAX_NESTING) throw new TooComplexError('eval / bash -c nesting is too deep to check');
-    this.nesting++;
-    try {
-      return this.hooks.walkSource(this, source, cwds);
-    } finally {
-      this.nesting--;
-    }
+    return this.nested(() => this.hooks.walkSource(this, source, cwds));
   }
 
   /** The extractor api for one command running in `cwds`. */
@@ -55,11 +77,19 @@ export class Scope {
     return {
       read: (word) => rec.access(word, 'read', cwds, text),
       write: (word) => rec.access(word, 'write', cwds, text),
+      walk: (word, mode = 'read') => rec.walk(word, mode, cwds, text),
       remove: (word, recursive) => rec.removal(word, recursive, cwds, text),
-      unresolved: (word, reason) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason),
+      unresolved: (word, reason, kind) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason, kind),
       unknown: () => rec.unknown(name),
       run: (words) => {
         this.run(words, cwds);
+      },
+      foreignRepository: () => {
+        for (const cwd of cwds) {
+          const reason = cwd === null ? 'the working directory is unknown here' : foreignRepository(this.ctx.fs, cwd, this.ctx.workspaceRoot);
+          if (reason !== null) return reason;
+        }
+        return null;
       },
       chdir: (dir) => {
         rec.access(dir, 'read', cwds, text);

@@ -24,12 +24,24 @@ export interface ShellParser {
   parse(command: string): ShellSyntax;
 }
 
+/** What the checker may look at on disk, read-only, while checking: globs, symlinks, trees a command walks. */
+export interface ShellFs {
+  /** The kind of the entry at an absolute path, a final symlink not followed; null when there is none. */
+  kind(path: string): 'dir' | 'file' | 'link' | 'other' | null;
+  /** The names in a directory (without `.` and `..`), or null when it cannot be listed. */
+  list(path: string): string[] | null;
+  /** A symlink's target as stored, or null. */
+  readlink(path: string): string | null;
+}
+
 /** Where a command runs; every path is absolute. */
 export interface ShellContext {
   cwd: string;
   home: string;
   workspaceRoot: string;
   readRoots: readonly string[];
+  /** The filesystem as it is when the check runs (read-only; nothing is cached across calls). */
+  fs: ShellFs;
 }
 
 /** One file a command would read or write. */
@@ -41,6 +53,8 @@ export interface PathAccess {
   cwd: string;
   /** The text of the simple command that accesses it. */
   command: string;
+  /** The absolute path the kernel reaches (symlinks followed, `..` taken physically), which the resolver checks. */
+  resolved?: string;
 }
 
 /** One simple command found in the source (wrapped commands are listed on their own too). */
@@ -50,12 +64,19 @@ export interface ShellCommandInfo {
   text: string;
 }
 
+/**
+ * Why a word asks: `path`, it cannot be resolved to a path inside the boundary (or it is code the shell evaluates),
+ * which no permission rule may lift; `unknown`, the checker does not know an option, subcommand or program, which an
+ * allow rule for the command lifts.
+ */
+export type UnresolvedKind = 'path' | 'unknown';
+
 /** What a shell command would do, found statically. */
 export interface ShellAnalysis {
   commands: ShellCommandInfo[];
   accesses: PathAccess[];
   /** Words the checker cannot resolve: expansions in a path position, `~user`, escaping globs, unknown cwd. */
-  unresolved: { word: string; command: string; reason: string }[];
+  unresolved: { word: string; command: string; reason: string; kind: UnresolvedKind }[];
   unknownCommands: string[];
   dangerousRemovals: { target: string; command: string; reason: string }[];
   parseError?: string;
@@ -77,6 +98,8 @@ export interface CommandCheck {
   reasons: string[];
   /** It is a dangerous removal. */
   dangerous: boolean;
+  /** Some reason is of kind `path` (see {@link UnresolvedKind}): no rule may lift this command's ask. */
+  boundary: boolean;
 }
 
 /** The static verdict on a shell command, before any permission rule is applied. */
@@ -99,4 +122,6 @@ export interface ShellCheck {
    * inner code that does not parse): rules matching the commands never see them, so they hold for the whole call.
    */
   callReasons: string[];
+  /** Asks no permission rule may lift: words that cannot be resolved to a path inside the boundary, code evaluated at run time. */
+  boundaryReasons: string[];
 }

@@ -1,5 +1,7 @@
+import { syntheticWord } from './commands/api.js';
 import { FILE_TESTS } from './commands/file-ops.js';
-import { checkAssignment } from './commands/wrappers.js';
+import { arithmeticIsSafe, isIntegerLiteral } from './arith.js';
+import { assignmentProblem, checkStateBuiltin } from './builtins.js';
 import { sameCwds, unchanged, unionCwds, type Cwds, type Outcome } from './cwd.js';
 import type { Scope } from './scope.js';
 import type { SyntaxNode } from './types.js';
@@ -36,8 +38,14 @@ export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: r
     case 'process_substitution':
       walkSequence(scope, statements(node), cwds);
       return unchanged(cwds);
-    case 'program':
     case 'compound_statement':
+      if (node.children[0]?.type === '((') {
+        checkArithmetic(scope, node, node.text.slice(2, -2));
+        walkChildren(scope, node, cwds);
+        return unchanged(cwds);
+      }
+      return walkSequence(scope, statements(node), cwds);
+    case 'program':
     case 'do_group':
     case 'else_clause':
       return walkSequence(scope, statements(node), cwds);
@@ -54,14 +62,18 @@ export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: r
     case 'test_command':
       return walkTest(scope, node, cwds);
     case 'declaration_command':
-    case 'unset_command': {
-      const text = node.text;
-      scope.rec.command({ name: node.children[0]?.text ?? node.type, argv: node.children.map((c) => c.text), text });
+    case 'unset_command':
+      return walkDeclaration(scope, node, cwds);
+    case 'variable_assignment':
+      checkAssignmentNode(scope, node, node.text);
       walkChildren(scope, node, cwds);
       return unchanged(cwds);
-    }
-    case 'variable_assignment':
-      checkAssignmentNode(scope, node);
+    case 'expansion':
+      checkExpansion(scope, node);
+      walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+    case 'arithmetic_expansion':
+      checkArithmetic(scope, node, node.text.replace(/^\$\(\(|\)\)$|^\$\[|\]$/g, ''));
       walkChildren(scope, node, cwds);
       return unchanged(cwds);
     case 'comment':
@@ -122,7 +134,7 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
   const redirects: SyntaxNode[] = [...trailing];
   for (const child of node.children) {
     if (child.type === 'variable_assignment') {
-      checkAssignmentNode(scope, child);
+      checkAssignmentNode(scope, child, child.text);
       walkChildren(scope, child, cwds);
     } else if (child.field === 'redirect' || child.type.endsWith('_redirect')) {
       redirects.unshift(child);
@@ -182,6 +194,17 @@ function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
 // A loop body runs any number of times: walk it until the possible directories stop changing.
 function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   for (const child of node.children) if (child.field === 'value' || child.field === 'initializer') walkNode(scope, child, cwds);
+  if (node.type === 'c_style_for_statement') {
+    const header = node.children.filter((c) => ['initializer', 'condition', 'update'].includes(c.field ?? '')).map((c) => c.text).join(';');
+    checkArithmetic(scope, node, header);
+  }
+  const variable = node.children.find((c) => c.field === 'variable')?.text;
+  if (node.type === 'for_statement' && variable !== undefined) {
+    const values = node.children.filter((c) => c.field === 'value');
+    if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
+    const problem = assignmentProblem(variable, scope);
+    if (problem !== null) scope.rec.unresolvedWord(variable, node.text, problem);
+  }
   const body = node.children.find((c) => c.field === 'body');
   const conditions = node.children.filter((c) => c.field === 'condition' && c.named);
   let current = cwds;
@@ -209,13 +232,65 @@ function walkCase(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   return unchanged(unionCwds(...results));
 }
 
+// A function is checked where it is called, from the cwd of that call (see runCommand); defining one runs nothing.
+// Every definition seen is kept: a branch may define it one way or another.
 function walkFunction(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   const name = node.children.find((c) => c.field === 'name')?.text ?? '';
   const body = node.children.find((c) => c.field === 'body');
-  scope.functions.set(name, { changesCwd: true });
-  const result = body ? walkNode(scope, body, cwds) : unchanged(cwds);
-  scope.functions.set(name, { changesCwd: !sameCwds(unionCwds(result.ok, result.fail), cwds) || /\b(cd|pushd|popd)\b/.test(node.text) });
+  if (body !== undefined) scope.functions.set(name, [...(scope.functions.get(name) ?? []).filter((b) => b !== body), body]);
   return unchanged(cwds);
+}
+
+function walkDeclaration(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
+  const text = node.text;
+  const name = node.children[0]?.text ?? node.type;
+  scope.rec.command({ name, argv: node.children.map((c) => c.text), text });
+  walkChildren(scope, node, cwds);
+  const flags = node.children.filter((c) => c.type === 'word' && /^[-+]/.test(c.text)).map((c) => c.text).join('');
+  const api = scope.api(cwds, text, name);
+  for (const child of node.children.slice(1)) {
+    if (child.type === 'variable_assignment') {
+      checkAssignmentNode(scope, child, text, /[-+][a-zA-Z]*i/.test(flags));
+    } else if (name === 'unset') {
+      const words = child.type === 'variable_name' ? [syntheticWord(child.text)] : evaluateWord(child, scope.ctx.home);
+      checkStateBuiltin(scope, 'unset', words, api);
+    } else if (child.type !== 'word' || !/^[-+]/.test(child.text)) {
+      const problem = assignmentProblem(child.text, scope);
+      if (problem !== null && child.type !== 'variable_name') scope.rec.unresolvedWord(child.text, text, problem);
+      else if (problem !== null && /^-[a-zA-Z]*[xn]/.test(flags)) scope.rec.unresolvedWord(child.text, text, problem);
+    }
+  }
+  if (name !== 'unset' && /-[a-zA-Z]*n/.test(flags)) scope.rec.unresolvedWord(flags, text, 'declare -n makes a name a reference, so later assignments reach a variable the check cannot see');
+  return unchanged(cwds);
+}
+
+// `${!v}` (indirection), `${v@P}` (prompt expansion runs substitutions held in v), `${v@E}`, subscripts and
+// `${v:off:len}` (arithmetic): bash evaluates what the variable holds, so only literal forms are followed.
+function checkExpansion(scope: Scope, node: SyntaxNode): void {
+  const ops = node.children.filter((c) => c.field === 'operator').map((c) => c.text);
+  const reason = (why: string): void => scope.rec.unresolvedWord(node.text, node.text, why);
+  if (node.children[1]?.type === '!' || ops[0] === '!') reason('indirect expansion reads a variable named at run time');
+  const at = ops.indexOf('@');
+  if (at !== -1 && ['P', 'E', 'A', 'K', 'k'].includes(ops[at + 1] ?? '')) reason(`the @${ops[at + 1]} transformation evaluates the value of the variable`);
+  for (const sub of node.children.filter((c) => c.type === 'subscript')) {
+    const index = sub.children.find((c) => c.field === 'index')?.text ?? '';
+    if (index !== '@' && index !== '*' && !arithmeticIsSafe(index, scope.tainted)) reason('the array subscript is evaluated as arithmetic and may run code');
+  }
+  const colon = ops.indexOf(':');
+  if (colon !== -1 && !['-', '=', '?', '+'].includes(ops[colon + 1] ?? '')) {
+    const rest = node.children.filter((c) => c.named && c.type !== 'variable_name' && c.type !== 'subscript').map((c) => c.text).join(':');
+    if (!arithmeticIsSafe(rest, scope.tainted)) reason('the offset and length are evaluated as arithmetic and may run code');
+  }
+}
+
+function checkArithmetic(scope: Scope, node: SyntaxNode, expression: string): void {
+  if (!arithmeticIsSafe(expression, scope.tainted)) {
+    scope.rec.unresolvedWord(node.text, node.text, 'bash evaluates this as arithmetic, which may run code (array subscripts, variables holding them)');
+  }
+  for (const match of expression.matchAll(/(?<![\w#$])([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)) {
+    const problem = assignmentProblem(match[1] as string, scope);
+    if (problem !== null) scope.rec.unresolvedWord(node.text, node.text, problem);
+  }
 }
 
 function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
@@ -227,6 +302,10 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     const operands = n.children.filter((c) => c.named && c.field !== 'operator');
     if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
+    // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
+    if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {
+      for (const o of operands) checkArithmetic(scope, o, operator === '-v' ? (/\[(.*)\]$/s.exec(o.text)?.[1] ?? '0') : o.text);
+    }
     for (const child of n.children) {
       if (child.type.endsWith('_expression') || child.type === 'parenthesized_expression') visit(child);
       else if (child.named) walkNode(scope, child, cwds);
@@ -240,9 +319,22 @@ function readWord(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): voi
   for (const word of evaluateWord(node, scope.ctx.home)) scope.rec.access(word, 'read', cwds, text);
 }
 
-function checkAssignmentNode(scope: Scope, node: SyntaxNode): void {
+function checkAssignmentNode(scope: Scope, node: SyntaxNode, command: string, integer = false): void {
   const name = node.children.find((c) => c.field === 'name')?.text ?? '';
-  checkAssignment({ source: node.text, value: `${name}=`, pattern: '', glob: false, pipe: false, reason: '' }, (word, reason) => scope.rec.unresolvedWord(word.source, node.text, reason));
+  const problem = assignmentProblem(name, scope);
+  if (problem !== null) scope.rec.unresolvedWord(node.text, command, problem);
+  const value = node.children.find((c) => c.field === 'value');
+  const plain = name.replace(/\[.*$/s, '');
+  if (value === undefined) return;
+  if (value.type === 'array') {
+    scope.tainted.add(plain);
+    if (value.text.includes('[')) scope.rec.unresolvedWord(node.text, command, 'an array subscript in the assignment is evaluated as arithmetic and may run code');
+    return;
+  }
+  const words = evaluateWord(value, scope.ctx.home);
+  const literal = words.length === 1 ? (words[0]?.value ?? null) : null;
+  if (!isIntegerLiteral(literal)) scope.tainted.add(plain);
+  if (integer && !(literal !== null && arithmeticIsSafe(literal, scope.tainted))) scope.rec.unresolvedWord(node.text, command, 'an integer variable evaluates its value as arithmetic, which may run code');
 }
 
 function walkChildren(scope: Scope, node: SyntaxNode, cwds: Cwds): void {

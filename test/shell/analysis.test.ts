@@ -21,7 +21,7 @@ describe('analyzeShellCommand', () => {
 
   it('hangs the redirect of `a && b > f` on b, in the cwd b runs in', () => {
     const analysis = analyzeShellCommand(parser, 'cd src && echo x > out', fx.ctx);
-    expect(analysis.accesses).toContainEqual({ path: 'out', mode: 'write', cwd: `${fx.ctx.workspaceRoot}/src`, command: 'echo x' });
+    expect(analysis.accesses).toContainEqual({ path: 'out', mode: 'write', cwd: `${fx.ctx.workspaceRoot}/src`, command: 'echo x', resolved: `${fx.ctx.workspaceRoot}/src/out` });
     expect(analysis.accesses.filter((a) => a.path === 'out')).toHaveLength(1);
   });
 

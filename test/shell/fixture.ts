@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { ShellContext, ShellPathResolver } from '../../src/shell/index.js';
+import { nodeShellFs } from '../../runtime/shell/shell-fs.js';
 
 /** A real temp layout: workspace (with src/, .git/hooks, a link to /etc), a read root, and a home outside both. */
 export interface Fixture {
@@ -23,7 +24,7 @@ export function createFixture(): Fixture {
   fs.writeFileSync(path.join(ro, 'ref.txt'), 'r\n');
   fs.symlinkSync('/etc', path.join(ws, 'etc-link'));
   fs.symlinkSync(path.join(ws, 'src'), path.join(ws, 'src-link'));
-  const ctx: ShellContext = { cwd: ws, home, workspaceRoot: ws, readRoots: [ro] };
+  const ctx: ShellContext = { cwd: ws, home, workspaceRoot: ws, readRoots: [ro], fs: nodeShellFs };
   const inside = (p: string, root: string): boolean => p === root || p.startsWith(`${root}/`);
   const resolve = (p: string, cwd: string): string => realpathExisting(path.resolve(realpathExisting(cwd), p));
   const resolver: ShellPathResolver = {

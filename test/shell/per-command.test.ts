@@ -44,8 +44,8 @@ describe('checkShellCommand per command', () => {
   it('gives each command its own reasons, without repeating its text', () => {
     const result = check("trap 'rm -f x' EXIT; echo ready");
     expect(result.perCommand).toEqual([
-      { text: "trap 'rm -f x' EXIT", verdict: 'ask', reasons: ["'rm -f x': trap runs a command string later, which is not checked"], dangerous: false },
-      { text: 'echo ready', verdict: 'allow', reasons: [], dangerous: false },
+      { text: "trap 'rm -f x' EXIT", verdict: 'ask', reasons: ["'rm -f x': trap runs a command string later, which is not checked"], dangerous: false, boundary: false },
+      { text: 'echo ready', verdict: 'allow', reasons: [], dangerous: false, boundary: false },
     ]);
     expect(result.reasons).toEqual(["trap 'rm -f x' EXIT: 'rm -f x': trap runs a command string later, which is not checked"]);
   });

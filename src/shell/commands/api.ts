@@ -1,19 +1,27 @@
+import type { UnresolvedKind } from '../types.js';
 import type { Word } from '../words.js';
 
 /** What a per-command extractor may report about one simple command. */
 export interface CommandApi {
   /** The operand is a file the command reads. */
   read(word: Word): void;
+  /** The operand is a tree the command walks following symlinks (`grep -R`, `find -L`): every link met is read too. */
+  walk(word: Word, mode?: 'read' | 'write'): void;
   /** The operand is a file the command creates or changes. */
   write(word: Word): void;
   /** The operand is removed (rm, rmdir, find -delete, the source of mv): a write, checked for dangerous targets. */
   remove(word: Word, recursive: boolean): void;
-  /** Something the check cannot see through (a script argument, a config key that runs commands). */
-  unresolved(word: Word | string, reason: string): void;
+  /**
+   * Something the check cannot see through. `path` (the default): a word it cannot resolve to a path inside the
+   * boundary, which no rule lifts; `unknown`: an option, subcommand or program it does not know, which a rule may lift.
+   */
+  unresolved(word: Word | string, reason: string, kind?: UnresolvedKind): void;
   /** The command is not one the checker understands. */
   unknown(): void;
   /** Another command runs as part of this one (wrappers, find -exec, xargs). */
   run(words: Word[]): void;
+  /** Why git run here would not use the workspace's own repository (see foreignRepository), or null. */
+  foreignRepository(): string | null;
   /** The same api with the working directory changed to `dir` (git -C, tar -C, env -C); checks `dir` as a read. */
   chdir(dir: Word): CommandApi;
 }

@@ -1,19 +1,27 @@
 import type { Word } from '../words.js';
 import type { Extractor } from './api.js';
-import { hasOption, optionValues, parseOptions } from './options.js';
+import { hasOption, optionValues, parseKnown, type OptionSpec } from './options.js';
 import { access } from './simple.js';
+
+const REMOVE: OptionSpec = { short: 'dfiIprRv', long: ['force', 'interactive?', 'one-file-system', 'no-preserve-root', 'preserve-root?', 'recursive', 'dir', 'verbose', 'ignore-fail-on-non-empty', 'parents'] };
 
 /** rm, rmdir, unlink: every operand is removed. */
 export const removeOperands: Extractor = (args, api) => {
-  const parsed = parseOptions(args, {});
+  const parsed = parseKnown(args, REMOVE, api);
   const recursive = hasOption(parsed, 'r', 'R', 'recursive');
   for (const word of parsed.operands) api.remove(word, recursive);
+};
+
+const COPY_SPECS: Readonly<Record<'cp' | 'mv' | 'ln', OptionSpec>> = {
+  cp: { short: 'abdfHilLnPpRrsS:t:TuvxZ', long: ['archive', 'attributes-only', 'backup?', 'copy-contents', 'debug', 'force', 'interactive', 'link', 'dereference', 'no-clobber', 'no-dereference', 'preserve?', 'no-preserve=', 'parents', 'recursive', 'reflink?', 'remove-destination', 'sparse=', 'strip-trailing-slashes', 'symbolic-link', 'suffix=', 'target-directory=', 'no-target-directory', 'update?', 'verbose', 'keep-directory-symlink', 'one-file-system', 'context?'] },
+  mv: { short: 'bfinS:t:TuvZ', long: ['backup?', 'debug', 'exchange', 'force', 'interactive', 'no-clobber', 'no-copy', 'strip-trailing-slashes', 'suffix=', 'target-directory=', 'no-target-directory', 'update?', 'verbose', 'context'] },
+  ln: { short: 'bdfFinLPrsS:t:Tv', long: ['backup?', 'directory', 'force', 'interactive', 'logical', 'no-dereference', 'physical', 'relative', 'symbolic', 'suffix=', 'target-directory=', 'no-target-directory', 'verbose'] },
 };
 
 /** cp, mv, ln: sources are read (moved sources removed), the destination or `-t DIR` is written. */
 export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
   return (args, api) => {
-    const parsed = parseOptions(args, { short: 'tS', long: ['target-directory', 'suffix', 'backup-dir'] });
+    const parsed = parseKnown(args, COPY_SPECS[kind], api);
     const targets = optionValues(parsed, 't', 'target-directory');
     const sources = targets.length > 0 || parsed.operands.length < 2 ? parsed.operands : parsed.operands.slice(0, -1);
     const destination = targets.length > 0 ? targets : parsed.operands.slice(sources.length);
@@ -27,7 +35,7 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
 
 /** sort: operands are read; `-o FILE` is written, `-T DIR` holds temporary files. */
 export const sortFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, { short: 'kotST', long: ['key', 'output', 'field-separator', 'buffer-size', 'temporary-directory', 'files0-from', 'parallel', 'batch-size', 'compress-program', 'random-source', 'sort'] });
+  const parsed = parseKnown(args, { short: 'bcCdfghik:mMno:rRsS:t:T:uVz', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source=', 'reverse', 'sort=', 'version-sort', 'batch-size=', 'check?', 'compress-program=', 'debug', 'files0-from=', 'key=', 'merge', 'output=', 'stable', 'buffer-size=', 'field-separator=', 'temporary-directory=', 'parallel=', 'unique', 'zero-terminated'] }, api);
   for (const word of optionValues(parsed, 'o', 'output', 'T', 'temporary-directory')) api.write(word);
   for (const word of optionValues(parsed, 'files0-from', 'random-source')) api.read(word);
   if (hasOption(parsed, 'compress-program')) api.unresolved('--compress-program', 'sort runs the compress program, which is not checked');
@@ -36,7 +44,7 @@ export const sortFiles: Extractor = (args, api) => {
 
 /** uniq: the first operand is read, the second written. */
 export const uniqFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, { short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] });
+  const parsed = parseKnown(args, { short: 'cdDf:is:uw:z', digits: true, long: ['count', 'repeated', 'all-repeated?', 'skip-fields=', 'group?', 'ignore-case', 'skip-chars=', 'unique', 'zero-terminated', 'check-chars='] }, api);
   const [input, output, ...extra] = parsed.operands;
   if (input) api.read(input);
   if (output) api.write(output);
@@ -45,7 +53,7 @@ export const uniqFiles: Extractor = (args, api) => {
 
 /** sha256sum and friends: operands are read; `-c` reads files named inside a list the check cannot see. */
 export const checksumFiles: Extractor = (args, api) => {
-  const parsed = parseOptions(args, {});
+  const parsed = parseKnown(args, { short: 'bctwz', long: ['binary', 'check', 'tag', 'text', 'zero', 'ignore-missing', 'quiet', 'status', 'strict', 'warn'] }, api);
   for (const word of parsed.operands) api.read(word);
   if (hasOption(parsed, 'c', 'check')) api.unresolved('-c', 'the check list names files that are read but not checked');
 };

@@ -1,0 +1,36 @@
+import { posix } from 'node:path';
+import { lookupPhysical } from './physical.js';
+import type { ShellFs } from './types.js';
+
+/** Past this many entries a walk stops and the command asks: the check stays bounded on every call. */
+export const MAX_TREE_ENTRIES = 5000;
+
+/**
+ * Every symlink a link-following walk of `root` (absolute) would meet, following links into directories as
+ * `grep -R`, `find -L` or `cp -rL` do (each directory once); null past {@link MAX_TREE_ENTRIES} entries.
+ */
+export function linksInTree(fs: ShellFs, root: string): string[] | null {
+  const links: string[] = [];
+  const seen = new Set<string>();
+  const stack = [root];
+  let entries = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    const physical = lookupPhysical(fs, '/', dir);
+    if ('unresolved' in physical || seen.has(physical.path)) continue;
+    seen.add(physical.path);
+    if (fs.kind(physical.path) !== 'dir') continue;
+    for (const name of fs.list(physical.path) ?? []) {
+      if (++entries > MAX_TREE_ENTRIES) return null;
+      const child = posix.join(dir, name);
+      const kind = fs.kind(posix.join(physical.path, name));
+      if (kind === 'link') {
+        links.push(child);
+        stack.push(child);
+      } else if (kind === 'dir') {
+        stack.push(child);
+      }
+    }
+  }
+  return links;
+}
