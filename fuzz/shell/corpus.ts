@@ -42,6 +42,11 @@ export const CORPUS: readonly CorpusCase[] = [
     'xargs --arg-f=../outside/secret.txt echo', 'xargs -a link-out-file echo', 'nohup cat link-out-file', 'command cat link-out-file', 'exec cat link-out-file',
     'cp --target-dir=../outside a.txt', 'cp -t ../outside a.txt', 'diff --from=../outside/secret.txt a.txt', 'tar -xf archive.tar --to-comm=cat',
     'sed -n --expr="w ../outside/pwned" a.txt', 'chmod -w,a+rwx link-out-file', 'sort -o ../outside/pwned a.txt', 'sort --out=../outside/pwned a.txt'),
+  // OpenCode write-ups and directory-guard hooks: a substitution or variable hides the outside path from a parser
+  // that validates before expansion; a subshell `cd` to an absolute path.
+  ...c('opencode/directory-guard write-ups', 7,
+    'cp "$(echo ~/secret.txt)" ./copied.txt', 'mv "$(echo ~/secret.txt)" ./moved.txt', 'mkdir "$(echo ~/made-$(date +%s))"', 'P="$HOME/secret.txt"; cp "$P" ./copy2.txt',
+    '( cd @B@/outside && cat secret.txt )', 'cd ~ && cat secret.txt', 'cat < ~/secret.txt', 'tee ~/pwned < a.txt', 'echo x > ~/.bashrc', 'cd "$(dirname "$PWD")/outside"; cat secret.txt'),
   // The issue's own family examples, as this fixture spells them.
   ...c('issue 12 families', 1,
     'hash -p /bin/sh ls; ls evil.sh', 'shopt -s cdable_vars; o=@B@/outside; cd o; cat secret.txt', 'set -a; read BASH_ENV <<< ./evil.sh; bash -c true',
