@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /** The marker every outside file holds: seeing it in a command's output means the command read outside. */
 export const CANARY = 'TWCANARY-7f3a91';
@@ -102,7 +103,8 @@ export function buildFixture(base: string): FixtureLayout {
 
 /** A fresh copy of the fixture at `dest` (links copied as links, times kept so the canary diff is exact). */
 export async function copyFixture(base: string, dest: string): Promise<void> {
-  await fs.promises.cp(base, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  // One `cp -a` is several times faster than Node's per-file copy on a loaded machine.
+  await promisify(execFile)('cp', ['-a', base, dest]);
 }
 
 /** A snapshot of a directory tree: relative path to type, mode, size, mtime, link target and content. */
