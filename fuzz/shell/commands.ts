@@ -204,7 +204,8 @@ const LANGS: CommandGen[] = [
             () => ['--exec-path=.'], () => ['-c', 'core.hooksPath=../outside/hooks'], () => ['--config-env=core.pager=HOME'], () => ['-c', 'diff.external=./evil.sh'],
           ])();
       for (const o of globals) if (o.startsWith('-')) g.tag(`opt:git:${o.split('=')[0]}`);
-      if (globals.some((o) => o === 'nested')) g.hostile();
+      // Every global but --no-pager and -C into the workspace changes what git runs or where it looks.
+      if (!g.benign && globals.some((o) => o !== '--no-pager' && o !== '-C' && !['src', 'sub', '.', 'src/deep'].includes(o))) g.hostile();
       const sub = g.benign
         ? g.pick([['status'], ['log', '-1', '--oneline'], ['diff'], ['show', '--stat'], ['ls-files'], ['rev-parse', 'HEAD'], ['branch'], ['diff', '--stat']])
         : g.pick<() => string[]>([
@@ -220,9 +221,15 @@ const LANGS: CommandGen[] = [
   },
 ];
 
+/** Returns `text`, marking the command hostile when it matches `bad`. */
+function hostileIf(g: Gen, text: string, bad: RegExp): string {
+  if (bad.test(text)) g.hostile();
+  return text;
+}
+
 const WRAPPED: CommandGen[] = [
   { name: 'env', weight: 2, benign: true, build: (g) => ['env', ...renderOptions(g, 'env', [{ s: 'i', l: 'ignore-environment' }, { s: 'u', l: 'unset', v: () => 'X' }, { s: 'C', l: 'chdir', v: 'dir' }, { s: 'S', l: 'split-string', v: () => "'cat link-out-file'", risky: true }], g.rng.int(0, 2)), ...(g.chance(0.3) ? [g.benign ? 'X=1' : g.pick(['X=1', 'BASH_ENV=evil.sh', 'PATH=.', 'LD_PRELOAD=./x.so'])] : []), 'cat', g.read()].join(' ') },
-  { name: 'xargs', weight: 2, benign: true, build: (g) => `${g.pick(['echo a.txt', 'cat list.txt', 'cat pathfile.txt', 'printf "%s\\n" link-out-file'])} | xargs ${renderOptions(g, 'xargs', [{ s: 'a', l: 'arg-file', v: 'read' }, { s: 'I', v: () => '{}' }, { s: 'n', l: 'max-args', v: 'num' }, { s: '0', l: 'null' }, { s: 'r', l: 'no-run-if-empty' }], g.rng.int(0, 2)).join(' ')} ${g.pick(['cat', 'echo', 'wc -l', 'head -1', 'ls'])}` },
+  { name: 'xargs', weight: 2, benign: true, build: (g) => `${hostileIf(g, g.pick(['echo a.txt', 'cat list.txt', 'cat pathfile.txt', 'printf "%s\\n" link-out-file']), /pathfile|link/)} | xargs ${renderOptions(g, 'xargs', [{ s: 'a', l: 'arg-file', v: 'read' }, { s: 'I', v: () => '{}' }, { s: 'n', l: 'max-args', v: 'num' }, { s: '0', l: 'null' }, { s: 'r', l: 'no-run-if-empty' }], g.rng.int(0, 2)).join(' ')} ${g.pick(['cat', 'echo', 'wc -l', 'head -1', 'ls'])}` },
   { name: 'timeout', weight: 1, benign: true, build: (g) => `timeout ${g.pick(['1', '-k 1 1', '--signal=KILL 1'])} cat ${g.read()}` },
   { name: 'nice', weight: 1, benign: true, build: (g) => `nice ${g.pick(['', '-n 5 ', '--adjustment=1 '])}cat ${g.read()}` },
   { name: 'nohup', weight: 1, benign: true, build: (g) => `nohup cat ${g.read()}` },

@@ -46,7 +46,13 @@ const CONSTRUCTS: readonly (readonly [number, string, Construct])[] = [
   [3, 'group', (g, d) => `{ ${node(g, d)}; }`],
   [3, 'if', (g, d) => `if ${g.pick(['true', `test -e ${g.read()}`, '[ -n "$PWD" ]'])}; then ${node(g, d)}; else ${node(g, d)}; fi`],
   [4, 'for', (g) => `for f in ${g.read()} ${g.read()}; do ${g.pick(['cat', 'wc -l', 'head -1', 'cp', 'rm -f'])} "$f"${g.chance(0.2) ? ` ${g.write()}` : ''}; done`],
-  [2, 'while', (g) => `while read -r l; do ${g.pick(['cat', 'echo', 'wc -c', 'rm'])} "$l"; done < ${g.pick(['list.txt', 'pathfile.txt', g.read()])}`],
+  [2, 'while', (g) => {
+    const body = g.pick(['cat', 'echo', 'wc -c', 'rm']);
+    const input = g.pick(['list.txt', 'pathfile.txt', g.read()]);
+    // pathfile.txt names a file outside: reading it line by line is hostile; list.txt names workspace files.
+    if (input === 'pathfile.txt' && body !== 'echo') g.hostile();
+    return `while read -r l; do ${body} "$l"; done < ${input}`;
+  }],
   [3, 'function', (g, d) => `f() { ${node(g, d)}; }; ${g.chance(0.4) ? `cd ${g.dir()}; ` : ''}f`],
   [6, 'cd', (g, d) => `cd ${g.dir()}${g.pick([' && ', '; '])}${node(g, d)}`],
   [5, 'assign', (g, d) => `${g.pick(VARIABLE_SETUPS)}; ${node(g, d)}`],
@@ -59,7 +65,11 @@ const CONSTRUCTS: readonly (readonly [number, string, Construct])[] = [
   [2, 'background', (g, d) => `${node(g, d)} & wait`],
   [1, 'negate', (g, d) => `! ${node(g, d)}`],
   [2, 'case', (g, d) => `case "$PWD" in *) ${node(g, d)};; esac`],
-  [2, 'brace-expansion', (g) => `cat ${g.pick(['{a,b}.txt', 'src/{x,deep/y}.ts', '{a.txt,link-out-file}', '{../outside,src}/secret.txt', '{a..b}.txt'])}`],
+  [2, 'brace-expansion', (g) => {
+    const word = g.pick(['{a,b}.txt', 'src/{x,deep/y}.ts', '{a.txt,link-out-file}', '{../outside,src}/secret.txt', '{a..b}.txt']);
+    if (/link|outside/.test(word)) g.hostile('path:link');
+    return `cat ${word}`;
+  }],
 ];
 
 function node(g: Gen, depth: number): string {
