@@ -122,12 +122,12 @@ function checkSet(scope: Scope, args: Word[], api: CommandApi): void {
       for (let p = 0; p < 10; p++) scope.tainted.add(String(p));
       return;
     }
-    if (text === '-o' || text === '+o') {
-      const option = args[++i]?.value;
-      if (option !== undefined && (option === null || !SAFE_SET_NAMES.has(option))) api.unresolved(`set ${text} ${option ?? ''}`, `this set option ${STEERS}`);
-      continue;
+    for (const flag of text.slice(1)) {
+      if (flag === 'o') {
+        const option = args[++i]?.value;
+        if (option !== undefined && (option === null || !SAFE_SET_NAMES.has(option))) api.unresolved(`set ${text} ${option ?? ''}`, `this set option ${STEERS}`);
+      } else if (!SAFE_SET_FLAGS.has(flag)) api.unresolved(`set ${text}`, `set -${flag} ${STEERS}`);
     }
-    for (const flag of text.slice(1)) if (!SAFE_SET_FLAGS.has(flag)) api.unresolved(`set ${text}`, `set -${flag} ${STEERS}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CommandApi } from './commands/api.js';
 import { resolveFrom, unionCwds, type Cwds, type Outcome } from './cwd.js';
 import { foreignRepository } from './git-repo.js';
+import { lookupPhysical } from './physical.js';
 import type { Recorder } from './recorder.js';
 import type { ShellContext, ShellParser, SyntaxNode } from './types.js';
 import type { Word } from './words.js';
@@ -84,6 +85,13 @@ export class Scope {
       run: (words) => {
         this.run(words, cwds);
       },
+      isDirectory: (word) =>
+        word.value !== null &&
+        cwds.every((cwd) => {
+          if (cwd === null) return false;
+          const found = lookupPhysical(this.ctx.fs, cwd, word.value as string);
+          return 'path' in found && this.ctx.fs.kind(found.path) === 'dir';
+        }),
       foreignRepository: () => {
         for (const cwd of cwds) {
           const reason = cwd === null ? 'the working directory is unknown here' : foreignRepository(this.ctx.fs, cwd, this.ctx.workspaceRoot);

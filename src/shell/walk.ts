@@ -278,7 +278,7 @@ function checkExpansion(scope: Scope, node: SyntaxNode): void {
   }
   const colon = ops.indexOf(':');
   if (colon !== -1 && !['-', '=', '?', '+'].includes(ops[colon + 1] ?? '')) {
-    const rest = node.children.filter((c) => c.named && c.type !== 'variable_name' && c.type !== 'subscript').map((c) => c.text).join(':');
+    const rest = node.children.slice(node.children.findIndex((c) => c.field === 'operator' && c.text === ':')).filter((c) => c.named).map((c) => c.text).join(':');
     if (!arithmeticIsSafe(rest, scope.tainted)) reason('the offset and length are evaluated as arithmetic and may run code');
   }
 }
@@ -304,7 +304,11 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
     if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {
-      for (const o of operands) checkArithmetic(scope, o, operator === '-v' ? (/\[(.*)\]$/s.exec(o.text)?.[1] ?? '0') : o.text);
+      for (const o of operands) {
+        const value = evaluateWord(o, scope.ctx.home)[0]?.value ?? null;
+        if (value === null && operator !== '-v') checkArithmetic(scope, o, o.text);
+        else checkArithmetic(scope, o, operator === '-v' ? (/\[(.*)\]$/s.exec(value ?? '')?.[1] ?? (value === null ? '$' : '0')) : (value as string));
+      }
     }
     for (const child of n.children) {
       if (child.type.endsWith('_expression') || child.type === 'parenthesized_expression') visit(child);

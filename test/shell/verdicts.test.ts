@@ -83,7 +83,7 @@ const CASES: Case[] = [
   ['sed -i s/a/b/ a.txt', 'allow', null],
   ['sed -i s/a/b/ /etc/hosts', 'deny', '/etc/hosts'],
   ['sed -e s/a/b/ -f /etc/script a.txt', 'deny', '/etc/script'],
-  ['sed "w /tmp/out" a.txt', 'ask', null],
+  ['sed "w /tmp/out" a.txt', 'deny', '/tmp/out'],
   ['sed "s/a/b/e" a.txt', 'ask', null],
   ['awk "{print \\$1}" a.txt', 'allow', null],
   ['awk -F : "{print \\$1}" /etc/passwd', 'deny', '/etc/passwd'],

@@ -20,6 +20,8 @@ export interface CommandApi {
   unknown(): void;
   /** Another command runs as part of this one (wrappers, find -exec, xargs). */
   run(words: Word[]): void;
+  /** Whether the word names an existing directory (symlinks followed) in every cwd the command may run in. */
+  isDirectory(word: Word): boolean;
   /** Why git run here would not use the workspace's own repository (see foreignRepository), or null. */
   foreignRepository(): string | null;
   /** The same api with the working directory changed to `dir` (git -C, tar -C, env -C); checks `dir` as a read. */

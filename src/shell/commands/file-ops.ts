@@ -1,6 +1,7 @@
+import { posix } from 'node:path';
 import type { Word } from '../words.js';
-import type { Extractor } from './api.js';
-import { hasOption, optionValues, parseKnown, type OptionSpec } from './options.js';
+import { syntheticWord, type CommandApi, type Extractor } from './api.js';
+import { hasOption, optionValues, parseKnown, subWord, type OptionSpec } from './options.js';
 import { access } from './simple.js';
 
 const REMOVE: OptionSpec = { short: 'dfiIprRv', long: ['force', 'interactive?', 'one-file-system', 'no-preserve-root', 'preserve-root?', 'recursive', 'dir', 'verbose', 'ignore-fail-on-non-empty', 'parents'] };
@@ -25,12 +26,31 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
     const targets = optionValues(parsed, 't', 'target-directory');
     const sources = targets.length > 0 || parsed.operands.length < 2 ? parsed.operands : parsed.operands.slice(0, -1);
     const destination = targets.length > 0 ? targets : parsed.operands.slice(sources.length);
+    const walks = kind === 'cp' && hasOption(parsed, 'L', 'dereference') && hasOption(parsed, 'r', 'R', 'recursive', 'a', 'archive');
+    const symbolic = kind === 'ln' && hasOption(parsed, 's', 'symbolic');
     for (const word of sources) {
       if (kind === 'mv') api.remove(word, true);
+      else if (walks) api.walk(word);
+      else if (symbolic) linkTarget(api, word, destination, sources.length > 1 || targets.length > 0);
       else api.read(word);
     }
     for (const word of destination) api.write(word);
   };
+}
+
+// `ln -s T L` stores T as written; the kernel resolves it from L's directory (L itself when it is a directory).
+function linkTarget(api: CommandApi, target: Word, destination: Word[], intoDirectory: boolean): void {
+  const link = destination[0];
+  if (target.value === null || target.value.startsWith('/')) {
+    api.read(target);
+    return;
+  }
+  if (link === undefined || link.value === null) {
+    api.unresolved(target, 'where the link is made, and so where its target leads, is only known at run time');
+    return;
+  }
+  const linkDir = intoDirectory || api.isDirectory(link) ? link.value : posix.dirname(link.value);
+  api.chdir(syntheticWord(linkDir)).read(target);
 }
 
 /** sort: operands are read; `-o FILE` is written, `-T DIR` holds temporary files. */
@@ -72,4 +92,23 @@ export const testFiles: Extractor = (args, api) => {
       access(api, 'read', word as Word);
     }
   });
+};
+
+const DD_READS = new Set(['if']);
+const DD_WRITES = new Set(['of']);
+const DD_VALUES = new Set(['bs', 'cbs', 'conv', 'count', 'ibs', 'iflag', 'obs', 'oflag', 'seek', 'oseek', 'skip', 'iseek', 'status']);
+
+/** dd: `if=FILE` is read, `of=FILE` written; every other operand is a known `key=value`, or it asks. */
+export const ddFiles: Extractor = (args, api) => {
+  for (const word of args) {
+    const eq = word.value?.indexOf('=') ?? -1;
+    const key = word.value === null ? null : word.value.slice(0, eq);
+    if (key === null || eq === -1 || !(DD_READS.has(key) || DD_WRITES.has(key) || DD_VALUES.has(key))) {
+      if (word.value === '--help' || word.value === '--version') continue;
+      api.unresolved(word, 'a dd operand the checker does not know', word.value === null ? 'path' : 'unknown');
+      continue;
+    }
+    if (DD_READS.has(key)) api.read(subWord(word, eq + 1));
+    if (DD_WRITES.has(key)) api.write(subWord(word, eq + 1));
+  }
 };

@@ -17,7 +17,12 @@ const RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
  */
 export const findFiles: Extractor = (args, api) => {
   let i = 0;
-  while (i < args.length && ['-H', '-L', '-P'].includes(args[i]?.value ?? '')) i++;
+  let follow = false;
+  while (i < args.length && /^-([HLP]|D\S*|O\d*)$/.test(args[i]?.value ?? '')) {
+    if (args[i]?.value === '-L') follow = true;
+    if (args[i]?.value === '-D') i++;
+    i++;
+  }
   const starts: Word[] = [];
   while (i < args.length) {
     const text = args[i]?.value;
@@ -26,7 +31,9 @@ export const findFiles: Extractor = (args, api) => {
     i++;
   }
   if (starts.length === 0) starts.push(syntheticWord('.'));
-  for (const start of starts) api.read(start);
+  // A command run on what find finds gets every path under a start, through whatever links are there.
+  const walks = follow || args.slice(i).some((w) => w.value === '-follow' || RUNS.has(w.value ?? ''));
+  for (const start of starts) (walks ? api.walk(start) : api.read(start));
   while (i < args.length) {
     const word = args[i] as Word;
     const text = word.value ?? '';

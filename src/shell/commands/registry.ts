@@ -1,10 +1,10 @@
 import type { Extractor } from './api.js';
-import { checksumFiles, copyLike, removeOperands, sortFiles, testFiles, uniqFiles } from './file-ops.js';
+import { checksumFiles, copyLike, ddFiles, removeOperands, sortFiles, testFiles, uniqFiles } from './file-ops.js';
 import { findFiles } from './find.js';
 import { gitFiles } from './git.js';
 import { operandsAs, PATH_FREE, READERS, WRITERS } from './simple.js';
 import { tarFiles } from './tar.js';
-import { awkFiles, grepFiles, jqFiles, rgFiles, sedFiles } from './text-tools.js';
+import { agFiles, awkFiles, fdFiles, grepFiles, jqFiles, rgFiles, sedFiles } from './text-tools.js';
 import { WRAPPERS } from './wrappers.js';
 
 const pathFree = operandsAs('none');
@@ -31,6 +31,10 @@ function buildRegistry(): ReadonlyMap<string, Extractor> {
     ['egrep', grepFiles],
     ['fgrep', grepFiles],
     ['rg', rgFiles],
+    ['fd', fdFiles],
+    ['fdfind', fdFiles],
+    ['ag', agFiles],
+    ['dd', ddFiles],
     ['sed', sedFiles],
     ['awk', awkFiles],
     ['gawk', awkFiles],

@@ -1,6 +1,8 @@
 import type { Extractor } from './api.js';
 import { syntheticWord } from './api.js';
+import type { Word } from '../words.js';
 import { hasOption, optionValues, parseKnown, type OptionSpec } from './options.js';
+import { parseSedScript } from './sed-script.js';
 
 const GREP: OptionSpec = {
   short: 'EFGPe:f:iyvwxcLlm:obHhqsnTZzA:B:C:aID:d:rRUV',
@@ -14,7 +16,8 @@ export const grepFiles: Extractor = (args, api) => {
   for (const word of optionValues(parsed, 'f', 'file', 'exclude-from')) api.read(word);
   const files = hasOption(parsed, 'e', 'f', 'regexp', 'file') ? parsed.operands : parsed.operands.slice(1);
   if (files.length === 0 && hasOption(parsed, 'r', 'R', 'recursive', 'dereference-recursive')) files.push(syntheticWord('.'));
-  for (const word of files) api.read(word);
+  const walks = hasOption(parsed, 'R', 'dereference-recursive');
+  for (const word of files) (walks ? api.walk(word) : api.read(word));
 };
 
 const RG_FLAGS = ['files', 'type-list', 'hidden', 'no-hidden', 'no-ignore', 'ignore', 'json', 'no-json', 'vimgrep', 'heading', 'no-heading', 'follow', 'no-follow', 'null', 'null-data', 'count', 'count-matches', 'files-with-matches', 'files-without-match', 'fixed-strings', 'no-fixed-strings', 'ignore-case', 'smart-case', 'case-sensitive', 'invert-match', 'no-invert-match', 'word-regexp', 'line-regexp', 'line-number', 'no-line-number', 'with-filename', 'no-filename', 'only-matching', 'quiet', 'unrestricted', 'search-zip', 'no-search-zip', 'text', 'no-text', 'multiline', 'no-multiline', 'multiline-dotall', 'no-multiline-dotall', 'pcre2', 'no-pcre2', 'no-messages', 'messages', 'stats', 'no-stats', 'trim', 'no-trim', 'max-columns-preview', 'no-max-columns-preview', 'no-ignore-vcs', 'no-ignore-parent', 'no-ignore-dot', 'no-ignore-global', 'no-ignore-exclude', 'no-ignore-files', 'ignore-file-case-insensitive', 'one-file-system', 'passthru', 'byte-offset', 'column', 'no-column', 'crlf', 'no-crlf', 'debug', 'trace', 'no-config', 'mmap', 'no-mmap', 'no-unicode', 'unicode', 'block-buffered', 'line-buffered', 'binary', 'no-binary', 'auto-hybrid-regex', 'include-zero', 'no-include-zero', 'glob-case-insensitive', 'no-glob-case-insensitive', 'no-pcre2-unicode', 'pretty', 'sort-files', 'no-sort-files', 'no-require-git', 'require-git', 'no-block-buffered', 'no-line-buffered', 'no-context-separator', 'no-pre', 'no-encoding', 'no-heading'];
@@ -28,7 +31,8 @@ export const rgFiles: Extractor = (args, api) => {
   const listing = hasOption(parsed, 'files', 'type-list');
   const files = hasOption(parsed, 'e', 'f', 'regexp', 'file') || listing ? parsed.operands : parsed.operands.slice(1);
   if (files.length === 0) files.push(syntheticWord('.'));
-  for (const word of files) api.read(word);
+  const walks = hasOption(parsed, 'L', 'follow');
+  for (const word of files) (walks ? api.walk(word) : api.read(word));
 };
 
 /** fd: the pattern then paths read, `.` by default; `--exec` runs a command on what it finds. */
@@ -53,18 +57,22 @@ export const agFiles: Extractor = (args, api) => {
   for (const word of paths) (hasOption(parsed, 'f', 'follow') ? api.walk(word) : api.read(word));
 };
 
-// GNU sed commands that touch files or run programs: r R w W e, and the w/e flags of s.
-const SED_FILE_COMMAND = /(^|[;\n{}]|[0-9$/!,~+]\s*)\s*[rRwWe]\b|s(.).*\2.*\2[gpiImMe0-9]*[we]/;
-
-/** sed: the script (unless `-e`/`-f`) then files read, or written with `-i`; scripts that r/w/e files ask. */
+/** sed: the script (unless `-e`/`-f`) then files read, or written with `-i`; the script's own r/w files are checked, `e` asks. */
 export const sedFiles: Extractor = (args, api) => {
   const parsed = parseKnown(args, { short: 'nrsuzEe:f:l:i::', long: ['quiet', 'silent', 'debug', 'expression=', 'file=', 'follow-symlinks', 'in-place?', 'line-length=', 'null-data', 'zero-terminated', 'posix', 'regexp-extended', 'separate', 'sandbox', 'unbuffered', 'binary'] }, api);
   for (const word of optionValues(parsed, 'f', 'file')) api.read(word);
   const fromOptions = hasOption(parsed, 'e', 'f', 'expression', 'file');
   const scripts = fromOptions ? optionValues(parsed, 'e', 'expression') : parsed.operands.slice(0, 1);
-  for (const script of scripts) {
-    if (script.value === null) api.unresolved(script, 'the sed script is only known at run time');
-    else if (SED_FILE_COMMAND.test(script.value)) api.unresolved(script, 'the sed script reads, writes or runs files (r, w, e), which is not checked');
+  // Several -e scripts are joined by newlines, as sed does.
+  if (scripts.some((w) => w.value === null)) api.unresolved(scripts.find((w) => w.value === null) as Word, 'the sed script is only known at run time');
+  else if (scripts.length > 0) {
+    const effects = parseSedScript(scripts.map((w) => w.value).join('\n'));
+    if (typeof effects === 'string') api.unresolved(scripts[0] as Word, effects, 'unknown');
+    else {
+      for (const file of effects.reads) api.read(syntheticWord(file));
+      for (const file of effects.writes) api.write(syntheticWord(file));
+      if (effects.runs) api.unresolved(scripts[0] as Word, 'the sed script runs a shell command (e), which is not checked');
+    }
   }
   if (hasOption(parsed, 'f', 'file')) api.unresolved('-f', 'a sed script file may read, write or run files, which is not checked');
   const inPlace = hasOption(parsed, 'i', 'in-place');
