@@ -246,7 +246,7 @@ const PATH_FREE: CommandGen[] = [
   { name: 'seq', weight: 1, benign: true, build: (g) => `seq ${g.pick(['3', '1 3', '-s, 3'])}` },
   { name: 'basename', weight: 1, benign: true, build: (g) => `basename ${g.read()}` },
   { name: 'true', weight: 1, benign: true, build: (g) => g.pick(['true', ':', 'false']) },
-  { name: 'trap', weight: 1, benign: true, build: (g) => (g.benign ? "trap '' TERM" : g.pick(["trap '' TERM", "trap 'cat link-out-file' EXIT", "trap 'cat ../outside/secret.txt' EXIT", 'trap - INT'])) },
+  { name: 'trap', weight: 1, benign: true, build: (g) => (g.benign ? "trap '' TERM" : hostileIf(g, g.pick(["trap '' TERM", "trap 'cat link-out-file' EXIT", "trap 'cat ../outside/secret.txt' EXIT", 'trap - INT']), /link|outside/)) },
   { name: 'type', weight: 1, benign: true, build: (g) => `${g.pick(['type', 'which', 'command -v'])} ${g.pick(['ls', 'cat', 'git'])}` },
 ];
 

@@ -35,18 +35,19 @@ export class Gen {
     if (t) this.tag(t);
   }
 
-  #path(p: PathWord): string {
+  #path(p: PathWord, write: boolean): string {
     this.tag(`path:${p.shape}`);
-    if (p.shape !== 'inside' && p.shape !== 'readroot') this.harmless = false;
+    // A read root may be read, never written.
+    if (p.shape !== 'inside' && (write || p.shape !== 'readroot')) this.harmless = false;
     return p.text;
   }
 
   read(): string {
-    return this.#path(pickRead(this.rng, this.benign));
+    return this.#path(pickRead(this.rng, this.benign), false);
   }
 
   write(): string {
-    return this.#path(pickWrite(this.rng, this.benign));
+    return this.#path(pickWrite(this.rng, this.benign), true);
   }
 
   /** A directory word: inside ones when benign. */

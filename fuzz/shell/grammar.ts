@@ -55,8 +55,8 @@ const CONSTRUCTS: readonly (readonly [number, string, Construct])[] = [
   }],
   [3, 'function', (g, d) => `f() { ${node(g, d)}; }; ${g.chance(0.4) ? `cd ${g.dir()}; ` : ''}f`],
   [6, 'cd', (g, d) => `cd ${g.dir()}${g.pick([' && ', '; '])}${node(g, d)}`],
-  [5, 'assign', (g, d) => `${g.pick(VARIABLE_SETUPS)}; ${node(g, d)}`],
-  [2, 'assign-prefix', (g) => `${g.pick(['F=a.txt', 'X=1', 'LC_ALL=C', 'F=link-out-file'])} ${simple(g)}`],
+  [5, 'assign', (g, d) => `${hostileSetup(g, g.pick(VARIABLE_SETUPS))}; ${node(g, d)}`],
+  [2, 'assign-prefix', (g) => `${hostileSetup(g, g.pick(['F=a.txt', 'X=1', 'LC_ALL=C', 'F=link-out-file']))} ${simple(g)}`],
   [3, 'process-subst', (g) => `${g.pick(['diff', 'cat', 'paste', 'comm'])} <(cat ${g.read()}) <(${g.pick(['echo x', `cat ${g.read()}`, 'sort a.txt'])})`],
   [1, 'process-subst-out', (g) => `echo hi > >(cat > ${g.write()})`],
   [3, 'command-subst', (g) => g.pick([`echo "$(cat ${g.read()})"`, `x=$(cat ${g.read()}); echo "$x"`, `wc -l $(echo ${g.read()})`, `echo \`cat ${g.read()}\``])],
@@ -71,6 +71,12 @@ const CONSTRUCTS: readonly (readonly [number, string, Construct])[] = [
     return `cat ${word}`;
   }],
 ];
+
+// A setup that names a hostile path or moves the cwd out is not harmless, even when nothing reads the variable.
+function hostileSetup(g: Gen, setup: string): string {
+  if (/link-out|outside|ws-evil|\$\(|cd /.test(setup)) g.hostile();
+  return setup;
+}
 
 function node(g: Gen, depth: number): string {
   if (depth >= 2) return simple(g);

@@ -4,7 +4,7 @@ import { describeEscape, runDifferential } from './run.js';
 import { sandboxAvailable } from './sandbox.js';
 import { summarize } from './summary.js';
 
-// npm run fuzz:shell -- --count N --seed S [--start K] [--concurrency C] [--seconds T] [--out DIR] [--no-corpus]
+// npm run fuzz:shell -- --count N --seed S [--start K] [--concurrency C] [--seconds T] [--out DIR] [--no-corpus] [--verdicts-only]
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
   const i = argv.indexOf(`--${name}`);
@@ -19,8 +19,9 @@ const num = (name: string, fallback: number): number => {
   return value;
 };
 
+const verdictsOnly = argv.includes('--verdicts-only');
 const available = sandboxAvailable();
-if (!available.ok) {
+if (!available.ok && !verdictsOnly) {
   console.error(`fuzz:shell needs bubblewrap and strace: ${available.why}`);
   process.exit(2);
 }
@@ -40,6 +41,7 @@ const report = await runDifferential({
   withCorpus: !argv.includes('--no-corpus'),
   concurrency: num('concurrency', 1),
   seconds: num('seconds', 2),
+  verdictsOnly,
   onEscape: (e) => {
     fs.appendFileSync(live, `${JSON.stringify(e)}\n`);
     console.log(`ESCAPE ${describeEscape(e)}`);

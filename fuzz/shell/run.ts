@@ -56,6 +56,8 @@ export interface DiffOptions {
   concurrency?: number;
   /** Seconds each allowed command may run. */
   seconds?: number;
+  /** Only ask the checker (verdicts, coverage, over-asking), run nothing: no escapes are looked for. */
+  verdictsOnly?: boolean;
   /** Called after every command (progress, incremental escape logging). */
   onEscape?: (e: Escape) => void;
   onProgress?: (done: number, total: number) => void;
@@ -123,7 +125,7 @@ export async function runDifferential(opts: DiffOptions): Promise<DiffReport> {
           s.count++;
         }
       }
-      if (verdict === 'allow') {
+      if (verdict === 'allow' && !opts.verdictsOnly) {
         const j: Judgement = await judge(bench, command, limits);
         report.ran++;
         if (j.timedOut) report.timedOut++;
