@@ -45,6 +45,8 @@ interface Draft {
   field: string | null;
   text: string;
   missing: boolean;
+  start: number;
+  end: number;
   children: Draft[];
 }
 
@@ -87,10 +89,12 @@ function draftOf(cursor: TreeCursor, source: string): Draft {
     field: cursor.currentFieldName,
     text: source.slice(cursor.startIndex, cursor.endIndex),
     missing: cursor.nodeIsMissing,
+    start: cursor.startIndex,
+    end: cursor.endIndex,
     children: [],
   };
 }
 
 function emptyProgram(command: string): SyntaxNode {
-  return { type: 'program', named: true, field: null, text: command, missing: false, children: [] };
+  return { type: 'program', named: true, field: null, text: command, missing: false, start: 0, end: command.length, children: [] };
 }

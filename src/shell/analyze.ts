@@ -1,4 +1,5 @@
 import type { Cwds, Outcome } from './cwd.js';
+import { heredocDisagreement, readHeredocs } from './heredoc.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
@@ -48,9 +49,11 @@ function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
 }
 
 function walkProgram(scope: Scope, source: string, cwds: Cwds): { outcome: Outcome; error: string | undefined } {
-  const syntax = scope.parser.parse(source);
+  const reading = readHeredocs(source);
+  const syntax = scope.parser.parse(reading.source);
   const outcome = walkNode(scope, syntax.root, cwds);
-  return { outcome, error: syntax.hasError ? describeError(syntax.root) : undefined };
+  const disagreement = syntax.hasError ? null : heredocDisagreement(syntax.root, reading.heredocs);
+  return { outcome, error: syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined) };
 }
 
 function describeError(root: SyntaxNode): string {

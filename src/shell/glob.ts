@@ -7,10 +7,11 @@ export const MAX_GLOB_MATCHES = 2000;
 
 /**
  * Expands a glob pattern from `cwd` as bash does with its default options (no dotglob, no globstar, no
- * extglob, nullglob off): each matching path, relative or absolute as the pattern is; an empty list when
- * nothing matches (bash then passes the pattern itself); null past {@link MAX_GLOB_MATCHES}.
+ * extglob, nullglob off): each matching path, relative or absolute as the pattern is (a literal last segment is
+ * kept even when absent); an empty list when nothing matches (bash then passes the pattern itself); null past
+ * {@link MAX_GLOB_MATCHES}. Every directory bash lists on the way is pushed to `listed`.
  */
-export function expandGlob(fs: ShellFs, cwd: string, pattern: string): string[] | null {
+export function expandGlob(fs: ShellFs, cwd: string, pattern: string, listed: string[] = []): string[] | null {
   const absolute = pattern.startsWith('/');
   const segments = pattern.split('/').filter((s, i) => s !== '' || i === 0);
   if (absolute) segments.shift();
@@ -22,11 +23,12 @@ export function expandGlob(fs: ShellFs, cwd: string, pattern: string): string[] 
     for (const prefix of found) {
       const dir = posix.resolve(cwd, prefix === '' ? '.' : prefix);
       if (!hasGlob(segment)) {
-        const candidate = join(prefix, unescapePattern(segment));
-        if (last ? fs.kind(posix.resolve(cwd, candidate)) !== null : true) next.push(candidate);
+        // Kept even when absent: a file the command line creates before the glob is expanded may be there by then.
+        next.push(join(prefix, unescapePattern(segment)));
         continue;
       }
       const names = fs.list(dir);
+      listed.push(dir);
       if (++work > MAX_GLOB_MATCHES) return null;
       if (names === null) continue;
       const matcher = segmentMatcher(segment);

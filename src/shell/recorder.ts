@@ -58,9 +58,31 @@ export class Recorder {
       this.record(path, mode, from, command, followLeaf);
       if (!word.glob) continue;
       // bash passes every match (or the pattern itself when none): each one is checked where it really leads.
-      const matches = expandGlob(this.ctx.fs, from, word.pattern);
-      if (matches === null) this.unresolvedWord(word.source, command, `the glob matches more than ${MAX_GLOB_MATCHES} entries`);
-      for (const match of matches ?? []) this.record(match, mode, from, command, followLeaf);
+      const matches = this.listGlob(word, from, command);
+      for (const match of matches) this.record(match, mode, from, command, followLeaf);
+    }
+  }
+
+  /** Records the directories bash lists to expand a glob word (in any position, even `echo *`); returns the matches. */
+  listGlob(word: Word, cwd: string, command: string): string[] {
+    if (!word.glob || word.value === null) return [];
+    const escaping = findEscapingGlob(word.pattern);
+    if (escaping) this.unresolvedWord(word.source, command, escaping);
+    const listed: string[] = [];
+    const matches = expandGlob(this.ctx.fs, cwd, word.pattern, listed);
+    if (matches === null) this.unresolvedWord(word.source, command, `the glob matches more than ${MAX_GLOB_MATCHES} entries`);
+    for (const dir of listed) this.record(dir, 'read', '/', command);
+    return matches ?? [];
+  }
+
+  /** {@link listGlob} from every cwd the command may run in. */
+  globWords(words: readonly Word[], cwds: Cwds, command: string): void {
+    for (const word of words) {
+      if (!word.glob) continue;
+      for (const cwd of cwds) {
+        if (cwd === null) this.unresolvedWord(word.source, command, 'the working directory is unknown here (a cd the check cannot follow)');
+        else this.listGlob(word, cwd, command);
+      }
     }
   }
 

@@ -10,6 +10,9 @@ export interface SyntaxNode {
   readonly text: string;
   /** A token the parser inserted to recover from an error. */
   readonly missing: boolean;
+  /** Offsets of the node in the parsed source (UTF-16 code units, as JavaScript strings index). */
+  readonly start: number;
+  readonly end: number;
   readonly children: readonly SyntaxNode[];
 }
 

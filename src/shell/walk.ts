@@ -9,11 +9,13 @@ import { evaluateWord, type Word } from './words.js';
 
 const SEQUENCES = new Set(['program', 'compound_statement', 'subshell', 'do_group', 'else_clause', 'command_substitution', 'process_substitution']);
 const COMPOUND = new Set([...SEQUENCES, 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition']);
+// Nodes that hand redirects hung on them down to the simple command they end in; any other node applies them itself.
+const PASSES_REDIRECTS = new Set(['command', 'redirected_statement', 'list', 'pipeline', 'negated_command']);
 
 /** Walks one node, recording what it does; `trailing` are redirects the parser hung on an enclosing list. */
 export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[] = []): Outcome {
   scope.tick();
-  if (trailing.length > 0 && COMPOUND.has(node.type)) {
+  if (trailing.length > 0 && !PASSES_REDIRECTS.has(node.type)) {
     for (const redirect of trailing) walkRedirect(scope, redirect, cwds, node.text);
   }
   switch (node.type) {
@@ -123,7 +125,7 @@ function walkList(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly
 function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
   const body = node.children.find((c) => c.field === 'body');
   const redirects = [...node.children.filter((c) => c !== body && c.named), ...trailing];
-  if (body && !COMPOUND.has(body.type)) return walkNode(scope, body, cwds, redirects);
+  if (body && PASSES_REDIRECTS.has(body.type)) return walkNode(scope, body, cwds, redirects);
   for (const redirect of redirects) walkRedirect(scope, redirect, cwds, node.text);
   return body ? walkNode(scope, body, cwds) : unchanged(cwds);
 }
@@ -145,6 +147,7 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
     }
   }
   const text = wordNodes.map((n) => n.text).join(' ');
+  scope.rec.globWords(words, cwds, text || node.text);
   for (const redirect of redirects) walkRedirect(scope, redirect, cwds, text || node.text);
   return scope.run(words, cwds, text);
 }
@@ -201,6 +204,7 @@ function walkLoop(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   const variable = node.children.find((c) => c.field === 'variable')?.text;
   if (node.type === 'for_statement' && variable !== undefined) {
     const values = node.children.filter((c) => c.field === 'value');
+    scope.rec.globWords(values.flatMap((v) => evaluateWord(v, scope.ctx.home)), cwds, node.text);
     if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
     const problem = assignmentProblem(variable, scope);
     if (problem !== null) scope.rec.unresolvedWord(variable, node.text, problem);
@@ -225,6 +229,8 @@ function walkCase(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
       if (child.named) walkNode(scope, child, cwds);
       continue;
     }
+    // Patterns are expanded when the item is tried: a substitution in one runs.
+    for (const pattern of child.children.filter((c) => c.field === 'value')) walkNode(scope, pattern, cwds);
     const body = child.children.filter((c) => c.named && c.field !== 'value' && c.type !== 'comment');
     const result = walkSequence(scope, body, cwds);
     results.push(result.ok, result.fail);
@@ -301,6 +307,7 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     const operator = n.children.find((c) => c.field === 'operator')?.text ?? '';
     const operands = n.children.filter((c) => c.named && c.field !== 'operator');
     if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
+    if (node.children[0]?.type === '[') for (const o of operands) scope.rec.globWords(evaluateWord(o, scope.ctx.home), cwds, text);
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
     if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {

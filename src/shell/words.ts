@@ -47,8 +47,13 @@ function evaluatePiece(node: SyntaxNode, home: string, first: boolean): Piece {
     case 'raw_string':
       return { pattern: escapeLiteral(node.text.slice(1, -1)) };
     case 'string':
+      return concatenate(node.children, home, false, true);
     case 'translated_string':
       return concatenate(node.children.filter((c) => c.named), home, false, true);
+    case 'ansi_c_string': {
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      return decoded === null ? { reason: `${node.text} holds an escape the checker does not decode` } : { pattern: escapeLiteral(decoded) };
+    }
     case 'string_content':
       return { pattern: escapeLiteral(unescapeDoubleQuoted(node.text)) };
     case 'concatenation':
@@ -116,4 +121,44 @@ function unquotedWord(text: string, home: string, first: boolean): Piece {
 
 function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+// The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...).
+function decodeAnsiC(body: string): string | null {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const n = body[++i];
+    if (n === undefined) return null;
+    const simple = SIMPLE_ESCAPES[n];
+    if (simple !== undefined) {
+      out += simple;
+      continue;
+    }
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(body.slice(i));
+    const octal = /^([0-7]{1,3})/.exec(body.slice(i));
+    const unicode = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(body.slice(i));
+    if (hex) {
+      out += String.fromCharCode(parseInt(hex[1] as string, 16));
+      i += hex[0].length - 1;
+    } else if (octal) {
+      out += String.fromCharCode(parseInt(octal[1] as string, 8) & 0xff);
+      i += octal[0].length - 1;
+    } else if (unicode) {
+      const code = parseInt((unicode[1] ?? unicode[2]) as string, 16);
+      if (code > 0x10ffff) return null;
+      out += String.fromCodePoint(code);
+      i += unicode[0].length - 1;
+    } else {
+      return null;
+    }
+    if (out.includes('\0')) return null;
+  }
+  return out;
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ToolwardenError } from '../../src/errors.js';
+import { findBlockedEntry } from '../../src/path-guard/index.js';
 import { createFixture, type Fixture } from './fixture.js';
 
 /** The base fixture plus what attacks aim at: an outside canary, links out, `self -> .`, a nested repository. */
@@ -26,5 +28,15 @@ export function createHostileFixture(): HostileFixture {
   fs.symlinkSync(outside, path.join(ws, 'link-out-dir'));
   fs.symlinkSync('../outside', path.join(ws, 'rel-out'));
   fs.symlinkSync('.', path.join(ws, 'self'));
-  return { ...fx, outside };
+  // Writes also go through the guard's blocklist, as the session's resolver does (.envrc, nested .git/config...).
+  const resolver = {
+    read: fx.resolver.read,
+    write(p: string, cwd: string): void {
+      fx.resolver.write(p, cwd);
+      const abs = path.resolve(cwd, p);
+      const entry = findBlockedEntry(abs, ws, path.posix);
+      if (entry !== undefined) throw new ToolwardenError('BLOCKED_PATH', `${p} is on the blocklist`);
+    },
+  };
+  return { ...fx, resolver, outside };
 }

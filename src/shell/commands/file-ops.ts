@@ -32,6 +32,8 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
       if (kind === 'mv') api.remove(word, true);
       else if (walks) api.walk(word);
       else if (symbolic) linkTarget(api, word, destination, sources.length > 1 || targets.length > 0);
+      // A hard link is the same file under a new name: whoever may write the link writes the source.
+      else if (kind === 'ln') api.write(word);
       else api.read(word);
     }
     for (const word of destination) api.write(word);

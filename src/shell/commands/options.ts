@@ -33,6 +33,8 @@ export interface ParsedArgs {
   rest: number;
   /** Options the spec does not know, or long prefixes that are ambiguous, as written. */
   unknown: string[];
+  /** Words only known at run time before `--`: each may turn out to be an option. */
+  dynamic: Word[];
 }
 
 type Arity = 'none' | 'required' | 'optional';
@@ -42,17 +44,19 @@ export function parseOptions(args: readonly Word[], spec: OptionSpec): ParsedArg
   const options: ParsedOption[] = [];
   const operands: Word[] = [];
   const unknown: string[] = [];
+  const dynamic: Word[] = [];
   const shorts = shortArities(spec.short ?? '');
   const longs = longArities([...(spec.long ?? []), 'help', 'version']);
   for (let i = 0; i < args.length; i++) {
     const word = args[i] as Word;
     const text = word.value;
     if (text === null || text === '-' || !text.startsWith('-')) {
-      if (spec.stopAtOperand) return { options, operands: args.slice(i), rest: i, unknown };
+      if (text === null) dynamic.push(word);
+      if (spec.stopAtOperand) return { options, operands: args.slice(i), rest: i, unknown, dynamic };
       operands.push(word);
     } else if (text === '--') {
       operands.push(...args.slice(i + 1));
-      return { options, operands, rest: spec.stopAtOperand ? i + 1 : args.length, unknown };
+      return { options, operands, rest: spec.stopAtOperand ? i + 1 : args.length, unknown, dynamic };
     } else if (text.startsWith('--')) {
       const eq = text.indexOf('=');
       const written = text.slice(2, eq === -1 ? undefined : eq);
@@ -87,7 +91,7 @@ export function parseOptions(args: readonly Word[], spec: OptionSpec): ParsedArg
       }
     }
   }
-  return { options, operands, rest: args.length, unknown };
+  return { options, operands, rest: args.length, unknown, dynamic };
 }
 
 /** The long option `written` names: itself, else the only option it is a prefix of; null when none or ambiguous. */
@@ -122,6 +126,7 @@ function longArities(long: readonly string[]): Map<string, Arity> {
 export function parseKnown(args: readonly Word[], spec: OptionSpec, api: Pick<CommandApi, 'unresolved'>): ParsedArgs {
   const parsed = parseOptions(args, spec);
   for (const text of parsed.unknown) api.unresolved(text, 'an option the checker does not know for this command', 'unknown');
+  if (spec.stopAtOperand !== true) for (const word of parsed.dynamic) api.unresolved(word, `${word.reason}; it may turn out to be an option`);
   return parsed;
 }
 

@@ -70,6 +70,8 @@ function checkTar(options: { name: string; value: Word | undefined }[], operands
     } else if (name === '-C' || name === '--directory') {
       api = api.chdir(value);
     } else if (['-T', '--files-from', '-X', '--exclude-from'].includes(name)) {
+      // tar opens these lists where it started, whatever -C came before; the names in them follow -C.
+      outer.read(value);
       api.read(value);
     } else if (['-g', '--listed-incremental', '--index-file'].includes(name)) {
       api.write(value);
