@@ -3,7 +3,7 @@ import { heredocDisagreement, readHeredocs } from './heredoc.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
-import type { ShellAnalysis, ShellContext, ShellParser, SyntaxNode } from './types.js';
+import type { ShellAnalysis, ShellContext, ShellFs, ShellParser, SyntaxNode } from './types.js';
 import { walkNode } from './walk.js';
 
 // Longer input is refused as a parse error (ask) rather than analysed.
@@ -17,7 +17,8 @@ const MAX_COMMAND_LENGTH = 200_000;
  * @example
  * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
  */
-export function analyzeShellCommand(parser: ShellParser, command: string, ctx: ShellContext): ShellAnalysis {
+export function analyzeShellCommand(parser: ShellParser, command: string, given: ShellContext): ShellAnalysis {
+  const ctx = { ...given, fs: memoizedFs(given.fs) };
   const rec = new Recorder(ctx);
   const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });
   let parseError: string | undefined;
@@ -40,6 +41,24 @@ export function analyzeShellCommand(parser: ShellParser, command: string, ctx: S
   };
   if (parseError !== undefined) analysis.parseError = parseError;
   return analysis;
+}
+
+// One analysis looks at the same entries many times (every path resolves its cwd again); the memo lives only for
+// this call, so nothing can go stale between calls.
+function memoizedFs(fs: ShellFs): ShellFs {
+  const kinds = new Map<string, ReturnType<ShellFs['kind']>>();
+  const links = new Map<string, string | null>();
+  return {
+    kind: (p) => {
+      if (!kinds.has(p)) kinds.set(p, fs.kind(p));
+      return kinds.get(p) ?? null;
+    },
+    readlink: (p) => {
+      if (!links.has(p)) links.set(p, fs.readlink(p));
+      return links.get(p) ?? null;
+    },
+    list: (p) => fs.list(p),
+  };
 }
 
 function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {

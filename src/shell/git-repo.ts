@@ -5,7 +5,8 @@ import type { ShellFs } from './types.js';
 /**
  * Why git run from `cwd` would not use the workspace's own repository, or null when it would: git finds its
  * repository by walking up to the first `.git`, and that repository's config can run programs (core.fsmonitor,
- * core.hooksPath, core.pager, diff drivers). Only the top repository's `.git` is outside the agent's reach.
+ * core.hooksPath, core.pager, diff drivers). Only the top repository's `.git` is outside the agent's reach (the
+ * guard's blocklist keeps writes off it).
  */
 export function foreignRepository(fs: ShellFs, cwd: string, workspaceRoot: string): string | null {
   const start = lookupPhysical(fs, '/', cwd);
@@ -16,7 +17,8 @@ export function foreignRepository(fs: ShellFs, cwd: string, workspaceRoot: strin
     const kind = fs.kind(posix.join(dir, '.git'));
     if (kind !== null) {
       if (dir !== top) return `git would use the repository at ${dir}, whose configuration may run programs`;
-      return kind === 'dir' ? null : `${dir}/.git is not a directory (it points git at another repository)`;
+      // A `.git` file at the top (a worktree) points outside the workspace, where the agent cannot write either.
+      return kind === 'dir' || kind === 'file' ? null : `${dir}/.git is neither a directory nor a file`;
     }
     if (dir === top) return `the workspace root has no .git, so git would look for a repository above it`;
     if (dir === '/' || !dir.startsWith(`${top}/`)) return `git would look for a repository outside the workspace, from ${dir}`;

@@ -109,8 +109,15 @@ export class Recorder {
       const leaf = posix.basename(posix.resolve(cwd, path));
       if ('path' in parent && this.ctx.fs.kind(posix.join(parent.path, leaf)) === 'link') lookup = parent;
     }
-    if ('unresolved' in lookup) this.unresolvedWord(path, command, lookup.unresolved);
-    else this.accesses.push({ path, mode, cwd, command, resolved: lookup.path });
+    if ('unresolved' in lookup) {
+      this.unresolvedWord(path, command, lookup.unresolved);
+      return;
+    }
+    this.accesses.push({ path, mode, cwd, command, resolved: lookup.path });
+    // The top repository's config is what makes git safe to run (see foreignRepository): a shell write there asks.
+    if (mode === 'write' && `${lookup.path}/`.startsWith(`${posix.resolve(this.ctx.workspaceRoot)}/.git/`)) {
+      this.unresolvedWord(path, command, "writing into the workspace's .git changes what git runs (core.fsmonitor, hooks, aliases)");
+    }
   }
 
   /** Records a removal: a write, plus a dangerous-removal entry when the target is catastrophic. */
