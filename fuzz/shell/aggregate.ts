@@ -25,6 +25,7 @@ export function mergeReports(reports: readonly DiffReport[]): DiffReport {
       m.count += s.count;
     }
   }
+  out.seconds = Math.round(out.seconds * 10) / 10;
   return out;
 }
 
