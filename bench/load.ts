@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { Session } from '../src/index.js';
+import type { Session } from '../runtime/index.js';
 import type { Summary } from './stats.js';
 
 /** One call a session makes under load. */

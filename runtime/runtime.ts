@@ -7,14 +7,13 @@ import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry
 import { nowSeconds, signCapability, verifyCapability } from '../src/capability/token.js';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
-import { errorResult, type ToolResult } from '../src/tool-result.js';
-import { isInside } from '../src/path-guard/index.js';
+import { errorResult } from '../src/tool-result.js';
 import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
 import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
-import { checkRuleTools, narrowPermissions, validatePermissionSpec, type Decision, type KnownTools } from '../src/policy/index.js';
+import { checkRuleTools, narrowPermissions, validatePermissionSpec, type KnownTools } from '../src/policy/index.js';
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
 import { auditOutcome, pathGuardRule, PATH_GUARD_CODES } from '../src/audit/index.js';
 import { createAuditSink } from './audit/index.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { createLoopDelayMonitor, RssPeak, runInProcessLoad, runSessionLoad, summarizeLoopDelay, type LoadCall, type LoadOutcome } from '../load.js';
 import { figureOf, sleep } from '../measure.js';
 import { single, summarize } from '../stats.js';

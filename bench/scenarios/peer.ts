@@ -14,7 +14,7 @@ export const peer: Scenario = {
   run: runPeer,
 };
 
-const CLI = 'dist/src/cli/main.js';
+const CLI = 'dist/cli/main.js';
 const PEER = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js';
 
 async function runPeer(context: ScenarioContext): Promise<ScenarioOutcome> {

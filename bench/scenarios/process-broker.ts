@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { createRuntime } from '../../src/index.js';
+import { createRuntime } from '../../runtime/index.js';
 import { assertOk, figureOf, sampleInTurns, type Operation } from '../measure.js';
 import { compareRow, differenceRow } from '../targets.js';
 import type { Row } from '../types.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRuntime } from '../../src/index.js';
+import { createRuntime } from '../../runtime/index.js';
 import { startEchoWorker } from '../baselines.js';
 import { assertOk, figureOf, sampleInTurns } from '../measure.js';
 import { repoPath } from '../paths.js';

@@ -1,4 +1,4 @@
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { timeBareWorkerStart } from '../baselines.js';
 import { figureOf, sleep, timeOnce } from '../measure.js';
 import { summarize } from '../stats.js';

@@ -1,4 +1,4 @@
-import { createRuntime } from '../../src/index.js';
+import { createRuntime } from '../../runtime/index.js';
 import { countLines, runProgram } from '../child.js';
 import { globInProcess, grepInProcess } from '../js-walk.js';
 import { assertOk, figureOf, sampleInTurns } from '../measure.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
-import { parseServeConfig, type ServeConfig } from '../../src/cli/serve-config.js';
+import { parseServeConfig, type ServeConfig } from '../../src/serve/serve-config.js';
 
 /**
  * Reads and validates a config file (JSON); relative paths in it resolve against the file's directory.

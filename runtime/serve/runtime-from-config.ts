@@ -1,5 +1,5 @@
 import type { SandboxMode } from '../../src/capability/capability.js';
-import type { ServeConfig } from '../../src/cli/serve-config.js';
+import type { ServeConfig } from '../../src/serve/serve-config.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
 import type { RuntimeOptions } from '../runtime-options.js';
 import type { SessionOptions } from '../session-options.js';

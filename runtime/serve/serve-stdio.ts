@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ServeConfig } from '../../src/cli/serve-config.js';
+import type { ServeConfig } from '../../src/serve/serve-config.js';
 import { createRuntime } from '../runtime.js';
 import type { SessionOptions } from '../session-options.js';
 import { runtimeOptionsFrom, userSessionOptions } from './runtime-from-config.js';

@@ -9,8 +9,6 @@ import type { Scope } from './scope.js';
 import type { SyntaxNode } from './types.js';
 import { evaluateWord, type Word } from './words.js';
 
-const SEQUENCES = new Set(['program', 'compound_statement', 'subshell', 'do_group', 'else_clause', 'command_substitution', 'process_substitution']);
-const COMPOUND = new Set([...SEQUENCES, 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition']);
 // Nodes that hand redirects hung on them down to the simple command they end in; any other node applies them itself.
 const PASSES_REDIRECTS = new Set(['command', 'redirected_statement', 'list', 'pipeline', 'negated_command']);
 

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { runCli } from '../../cli/run-cli.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const run = (args: string[]) => execa(process.execPath, [MAIN, ...args], { reject: false, input: '' });
 
 /** runCli in this process, with its output captured (execa strips one trailing newline; so does this). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { makeTempTree } from '../helpers/temp-workspace.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const detection = await detectSandbox();
 const run = (args: string[], env: Record<string, string> = {}) => execa(process.execPath, [MAIN, 'doctor', ...args], { reject: false, env, extendEnv: true });
 

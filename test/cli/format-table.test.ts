@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeOutcome, formatTable } from '../../src/cli/demo/format-table.js';
+import { describeOutcome, formatTable } from '../../cli/demo/format-table.js';
 
 describe('formatTable', () => {
   it('aligns the columns under a header and a rule', () => {

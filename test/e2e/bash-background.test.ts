@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session, type ToolResult } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session, type ToolResult } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // Background processes through the public API: lifecycle, paging, limits, and no orphans whatever ends the session.

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // The bash tool through the public API, with real processes, in both sandbox modes the host can run.

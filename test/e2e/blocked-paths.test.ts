@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, effectiveBlocklist, type Runtime } from '../../src/index.js';
+import { createRuntime, effectiveBlocklist, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 let rt: Runtime;

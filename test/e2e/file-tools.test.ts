@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 const TOOLS = ['read_file', 'write_file', 'edit_file', 'apply_patch', 'list_dir', 'glob', 'grep'];

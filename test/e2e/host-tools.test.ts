@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
+import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 const TOOLS = 'test/fixtures/tools/basic-tools.mjs';
@@ -193,8 +193,8 @@ describe('import restrictions', () => {
     expect(textOf(result)).toContain("use the 'toolwarden' entry");
   });
 
-  it("maps toolwarden's entry, however it is reached, to the light tool API", async () => {
-    expect(textOf(await s.call('reach_internals', { file: 'src/index.js' }))).toBe('ERROR_CODES,ToolwardenError,defineTool,isDefinedTool');
+  it.each(['runtime/index.js', 'src/tool-api.js'])("maps toolwarden's entry and toolwarden/tool (%s) to the light tool API", async (file) => {
+    expect(textOf(await s.call('reach_internals', { file }))).toBe('ERROR_CODES,ToolwardenError,defineTool,isDefinedTool');
   });
 
   it("refuses toolwarden's own files to require() as well", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
+import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 const SERVER = 'test/fixtures/mcp/test-server.mjs';

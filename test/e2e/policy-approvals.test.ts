@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type ApprovalOption, type ApprovalRequest, type AuditEvent, type Runtime } from '../../src/index.js';
+import { createRuntime, type ApprovalOption, type ApprovalRequest, type AuditEvent, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // Approvals and audit through the public API: the request the host sees, remembered answers, dangerous

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, explain, readOnlyTools, type ApprovalRequest, type PermissionSpec, type Runtime } from '../../src/index.js';
+import { createRuntime, explain, readOnlyTools, type ApprovalRequest, type PermissionSpec, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // Rules through the public API: both gates, precedence, per-command matching, file globs, attenuation.

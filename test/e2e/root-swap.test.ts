@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../../src/index.js';
+import { createRuntime, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 const SWAPPER = fileURLToPath(new URL('../fs/fixtures/swapper.mjs', import.meta.url));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // The kernel enforces the boundary for what no parser can see: interpreters run under bwrap (sandbox 'required').

@@ -6,7 +6,7 @@ import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // Without bwrap: detection reads PATH once per runtime, so a child node process runs the built runtime (dist/)
 // with a PATH holding only a shell and a few tools. Build first (npx tsc -p tsconfig.json).
-const DIST = new URL('../../dist/src/index.js', import.meta.url);
+const DIST = new URL('../../dist/runtime/index.js', import.meta.url);
 
 let tree: TempTree;
 let report: {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { createRuntime, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session, type SessionOptions } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 let rt: Runtime;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../../src/index.js';
+import { createRuntime, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 let rt: Runtime;

@@ -1,7 +1,7 @@
 // Runs bash commands in one sandbox-'required' session of the built runtime and prints their results as JSON, so
 // a test can run the same commands as root and, through runuser, as an unprivileged user.
 // argv[2]: JSON { workspaceRoot, commands: string[], limits?: object, sandbox?: mode, envPath?: PATH for the runtime }
-import { createRuntime } from '../../dist/src/index.js';
+import { createRuntime } from '../../dist/runtime/index.js';
 
 const { workspaceRoot, commands, limits, sandbox = 'required', envPath, excludedPaths } = JSON.parse(process.argv[2] ?? '{}');
 if (envPath !== undefined) process.env.PATH = envPath;

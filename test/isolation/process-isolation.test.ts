@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type Session, type SessionOptions } from '../../src/index.js';
+import { createRuntime, type Runtime, type Session, type SessionOptions } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // Build first: the runtime starts dist/workers/process-host.js.

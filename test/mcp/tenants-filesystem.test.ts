@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../../src/index.js';
+import { createRuntime, type Runtime } from '../../runtime/index.js';
 import type { SessionOptions } from '../../runtime/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ToolwardenError } from '../../src/errors.js';
 import { resolveForWrite, type PathScope } from '../../src/path-guard/index.js';
 import { createNodeGuardFs } from '../../runtime/fs/index.js';

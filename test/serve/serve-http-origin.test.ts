@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeConfig } from '../../src/cli/serve-config.js';
+import { parseServeConfig } from '../../src/serve/serve-config.js';
 import { startHttpServer, type HttpServeHandle } from '../../runtime/serve/http/serve-http.js';
 import { normalizeOrigin } from '../../runtime/serve/http/origin-guard.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';

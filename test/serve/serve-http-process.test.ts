@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const TOKEN = 'carol-token-0123456789abcdef';
 
 let dir: TempTree;

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parseServeConfig } from '../../src/cli/serve-config.js';
+import { parseServeConfig } from '../../src/serve/serve-config.js';
 import { startHttpServer, type HttpServeHandle } from '../../runtime/serve/http/serve-http.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 

@@ -8,7 +8,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = path.join(REPO, 'dist/src/cli/main.js');
+const MAIN = path.join(REPO, 'dist/cli/main.js');
 const TEST_SERVER = path.join(REPO, 'test/fixtures/mcp/test-server.mjs');
 
 let ws: TempTree;

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeConfig } from '../../src/cli/serve-config.js';
+import { parseServeConfig } from '../../src/serve/serve-config.js';
 import { startHttpServer } from '../../runtime/serve/http/serve-http.js';
 import { serveStdio } from '../../runtime/serve/serve-stdio.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const TOKEN = 'bob-token-0123456789abcdef';
 
 let home: TempTree;

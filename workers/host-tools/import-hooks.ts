@@ -1,7 +1,7 @@
 /**
  * Module customization hooks registered (module.register) in a session worker before host tool modules load.
  * They refuse blocked built-ins, native addons and toolwarden's own files (which may import built-ins freely) to
- * every module outside toolwarden's own build, and point `toolwarden` at the light tool API. This runs on Node's hooks thread; it shares nothing with the worker but `data`.
+ * every module outside toolwarden's own build, and point `toolwarden` at the light tool API (`toolwarden/tool` is that API itself). This runs on Node's hooks thread; it shares nothing with the worker but `data`.
  */
 import { blockedBuiltinAlternative, INTERNALS_ALTERNATIVE, refusedImportMessage } from '../../src/host-tools/blocked-imports.js';
 
@@ -36,6 +36,7 @@ export async function resolve(specifier: string, context: ResolveContext, nextRe
     }
   }
   if (data && resolved.url === data.indexUrl) return { url: data.toolApiUrl, format: 'module', shortCircuit: true };
+  if (data && resolved.url === data.toolApiUrl) return { ...resolved, shortCircuit: true };
   if (!trusted && data && resolved.url.startsWith(data.trustedPrefix)) {
     throw new Error(refusedImportMessage(specifier, context.parentURL, INTERNALS_ALTERNATIVE));
   }

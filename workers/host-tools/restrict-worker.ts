@@ -14,7 +14,7 @@ export function restrictWorker(): void {
   register(new URL('./import-hooks.js', import.meta.url), {
     data: {
       trustedPrefix: distRoot,
-      indexUrl: new URL('../../src/index.js', import.meta.url).href,
+      indexUrl: new URL('../../runtime/index.js', import.meta.url).href,
       toolApiUrl: new URL('../../src/tool-api.js', import.meta.url).href,
     },
   });

@@ -1,5 +1,5 @@
 import { ToolwardenError } from '../../../src/errors.js';
-import type { ServeConfig } from '../../../src/cli/serve-config.js';
+import type { ServeConfig } from '../../../src/serve/serve-config.js';
 import { canonicalDirectory } from '../../session-options.js';
 
 /**

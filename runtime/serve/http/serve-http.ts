@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toPlainError } from '../../../src/errors.js';
 import type { SandboxMode } from '../../../src/capability/capability.js';
-import { assertHttpServable, type ServeConfig } from '../../../src/cli/serve-config.js';
+import { assertHttpServable, type ServeConfig } from '../../../src/serve/serve-config.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { runtimeOptionsFrom, userSessionOptions } from '../runtime-from-config.js';
 import { bearerChallenge, createBearerAuth } from './bearer-auth.js';

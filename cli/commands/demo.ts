@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createRuntime } from '../../../runtime/runtime.js';
+import { createRuntime } from '../../runtime/runtime.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { createDemoWorkspace } from '../demo/demo-workspace.js';
 import { DEMO_TOOLS, demoSteps } from '../demo/demo-steps.js';

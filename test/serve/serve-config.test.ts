@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertHttpServable, DEFAULT_IDLE_TIMEOUT_MS, parseServeConfig } from '../../src/cli/serve-config.js';
+import { assertHttpServable, DEFAULT_IDLE_TIMEOUT_MS, parseServeConfig } from '../../src/serve/serve-config.js';
 
 const BASE = path.resolve('/etc/toolwarden');
 const TOKEN = 'a-long-enough-token-123';

@@ -1,4 +1,4 @@
-import { toPlainError } from '../errors.js';
+import { toPlainError } from '../src/errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { runDemo } from './commands/demo.js';
 import { runDoctor } from './commands/doctor.js';

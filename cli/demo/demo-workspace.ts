@@ -18,7 +18,7 @@ export function createDemoWorkspace(): DemoWorkspace {
   const files: Record<string, string> = {
     'README.md': '# demo project\n',
     'src/greet.ts': 'export function greet(name: string): string {\n  return `hello, ${name}`;\n}\n',
-    'src/main.ts': "import { greet } from './greet.js';\nconsole.log(greet('world'));\n",
+    'src/main.ts': "import { greet } from '../../src/cli/demo/greet.js';\nconsole.log(greet('world'));\n",
     '.git/hooks/.keep': '',
   };
   for (const [relative, content] of Object.entries(files)) {

@@ -1,4 +1,4 @@
-import { ToolwardenError } from '../errors.js';
+import { ToolwardenError } from '../src/errors.js';
 
 /** The `--help` / `-h` flag every command takes, for its `parseArgs` options. */
 export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;

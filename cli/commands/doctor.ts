@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { SELF_TEST_PROPERTIES, type SelfTestCheck } from '../../sandbox/self-test.js';
-import { detectSandbox, type SandboxDetection } from '../../../runtime/sandbox/detect-sandbox.js';
-import { runSandboxSelfTest } from '../../../runtime/sandbox/run-self-test.js';
+import { SELF_TEST_PROPERTIES, type SelfTestCheck } from '../../src/sandbox/self-test.js';
+import { detectSandbox, type SandboxDetection } from '../../runtime/sandbox/detect-sandbox.js';
+import { runSandboxSelfTest } from '../../runtime/sandbox/run-self-test.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';

@@ -1,9 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { toPlainError } from '../../errors.js';
-import type { ToolResult } from '../../tool-result.js';
-import type { Runtime } from '../../../runtime/runtime.js';
-import type { Session } from '../../../runtime/session.js';
+import { toPlainError } from '../../src/errors.js';
+import type { ToolResult } from '../../src/tool-result.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { Session } from '../../runtime/session.js';
 import { describeOutcome, type DemoRow } from './format-table.js';
 import type { DemoWorkspace } from './demo-workspace.js';
 

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { ToolwardenError } from '../../errors.js';
-import { explain, type ExplainFacts, type PermissionSpec } from '../../policy/index.js';
-import { loadServeConfig } from '../../../runtime/serve/load-serve-config.js';
+import { ToolwardenError } from '../../src/errors.js';
+import { explain, type ExplainFacts, type PermissionSpec } from '../../src/policy/index.js';
+import { loadServeConfig } from '../../runtime/serve/load-serve-config.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { gatherExplainFacts } from '../explain-facts.js';
 import { HELP_OPTION, usageErrors, requireChoice } from '../parse-command-args.js';
-import type { ServeConfig } from '../serve-config.js';
+import type { ServeConfig } from '../../src/serve/serve-config.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = {

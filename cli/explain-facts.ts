@@ -1,11 +1,11 @@
-import type { SandboxMode } from '../capability/capability.js';
-import { toPlainError } from '../errors.js';
-import { describeShellCheck, type ExplainFacts } from '../policy/index.js';
-import { SessionPaths } from '../../runtime/broker/session-paths.js';
-import { describeCall } from '../../runtime/call-subject.js';
-import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
-import { buildCapability } from '../../runtime/session-options.js';
-import { checkCommand } from '../../runtime/shell/command-check.js';
+import type { SandboxMode } from '../src/capability/capability.js';
+import { toPlainError } from '../src/errors.js';
+import { describeShellCheck, type ExplainFacts } from '../src/policy/index.js';
+import { SessionPaths } from '../runtime/broker/session-paths.js';
+import { describeCall } from '../runtime/call-subject.js';
+import { detectSandbox } from '../runtime/sandbox/detect-sandbox.js';
+import { buildCapability } from '../runtime/session-options.js';
+import { checkCommand } from '../runtime/shell/command-check.js';
 
 /** A workspace to explain a call against, as a session would see it. */
 export interface ExplainWorkspace {
