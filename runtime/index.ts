@@ -2,7 +2,9 @@
  * toolwarden: a permission-scoped worker runtime for AI-agent tools.
  * @packageDocumentation
  */
-export { createRuntime, Runtime, type RuntimeOptions } from './runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions, type TokenInfo } from './runtime.js';
+export { generateTokenKeyPair, type TokenKeyPair } from './token-key-pair.js';
+export type { TokenKeysOption, Ed25519KeyInput } from '../src/capability/token-keys.js';
 export { Session } from './session.js';
 export type { SessionOptions } from './session-options.js';
 export { ToolwardenError, ERROR_CODES, type ErrorCode } from '../src/errors.js';

@@ -6,11 +6,18 @@ import type { AuditOption } from './audit/index.js';
 import type { Approver } from './policy/policy-gate.js';
 import { ToolwardenError } from '../src/errors.js';
 import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
+import type { TokenKeysOption } from '../src/capability/token-keys.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
   /** Key that signs capability tokens (32+ bytes). @default 32 random bytes: tokens are valid in this runtime only */
   key?: Uint8Array | string;
+  /**
+   * Ed25519 token keys (see README, "Tokens any node can verify"): with `privateKey` this runtime mints tokens that
+   * any runtime holding the public key accepts; with `publicKeys` only it verifies such tokens and mints none.
+   * HS256 tokens of `key` are accepted either way.
+   */
+  tokenKeys?: TokenKeysOption;
   /** Idle workers kept started so opening a session does not wait for a boot. @default 2 */
   idleWorkers?: number;
   /** Sessions open at once in this runtime. @default 1024 */
@@ -46,7 +53,7 @@ export interface RuntimeOptions {
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'key', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
+  'key', 'tokenKeys', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
   'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths',
 ] satisfies (keyof RuntimeOptions)[]);
 
@@ -69,4 +76,15 @@ export function checkRuntimeOptions(options: RuntimeOptions): void {
   if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
   if (options.tenantOf !== undefined && typeof options.tenantOf !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'tenantOf must be a function of the user');
   if (options.tenantOf !== undefined && options.tenants !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'give tenants or tenantOf, not both');
+}
+
+/** Whose a token is, as {@link Runtime.verifyToken} found it. */
+export interface TokenInfo {
+  /** The session id the token opens (one live session per token). */
+  sid: string;
+  user?: string;
+  /** Expiry, epoch seconds. */
+  expiresAt: number;
+  tools: string[];
+  workspaceRoot: string;
 }

@@ -4,7 +4,9 @@ import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
 import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../src/capability/narrow.js';
 import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry.js';
-import { nowSeconds, signCapability, verifyCapability } from '../src/capability/token.js';
+import { nowSeconds, signCapability, verifyCapability, type TokenSigner } from '../src/capability/token.js';
+import { parseTokenKeys, publicJwks, type TokenKeys } from '../src/capability/token-keys.js';
+import type { JSONWebKeySet } from 'jose';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import { errorResult } from '../src/tool-result.js';
@@ -32,12 +34,12 @@ import { assertCapabilityWithinTenant } from './tenant-bound.js';
 import { Session, type Admission, type SessionHost } from './session.js';
 import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
-import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
+import { checkRuntimeOptions, type RuntimeOptions, type TokenInfo } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
 import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
 
-export type { RuntimeOptions } from './runtime-options.js';
+export type { RuntimeOptions, TokenInfo } from './runtime-options.js';
 
 /**
  * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and
@@ -48,6 +50,9 @@ export type { RuntimeOptions } from './runtime-options.js';
  */
 export class Runtime {
   readonly #key: Uint8Array;
+  readonly #tokenKeys: TokenKeys | undefined;
+  /** What signs the tokens of sessions this runtime opens: the Ed25519 key when given, else the HS256 key. */
+  readonly #signer: TokenSigner;
   readonly #options: RuntimeOptions;
   readonly #pool: WorkerPool;
   readonly #services: RuntimeServices;
@@ -69,6 +74,8 @@ export class Runtime {
     checkRuntimeOptions(options);
     this.#options = options;
     this.#key = normalizeKey(options.key);
+    this.#tokenKeys = options.tokenKeys === undefined ? undefined : parseTokenKeys(options.tokenKeys);
+    this.#signer = this.#tokenKeys?.signer ?? this.#key;
     this.#blocklist = applyBlockedPathsOption(DEFAULT_BLOCKLIST, options.blockedPaths, 'createRuntime blockedPaths');
     const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);
     const given = options.tenants ?? options.tenantOf;
@@ -111,12 +118,35 @@ export class Runtime {
     return this.#sessions.size;
   }
 
-  /** Signs a capability token for the given options, to open a session with later in a runtime sharing the key. */
+  /**
+   * Signs a capability token for the given options, to open a session with later in a runtime sharing the key (or,
+   * with `tokenKeys.privateKey`, in any runtime holding its public key). A runtime whose `tokenKeys` has public keys
+   * only mints nothing: INVALID_OPTIONS.
+   */
   async mintToken(options: SessionOptions): Promise<string> {
     this.#assertOpen();
     if (options.token !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'mintToken takes capability options, not a token');
+    if (this.#tokenKeys !== undefined && this.#tokenKeys.signer === undefined) {
+      throw new ToolwardenError('INVALID_OPTIONS', 'mintToken: this runtime verifies tokens only (tokenKeys has publicKeys and no privateKey)');
+    }
     const capability = await this.#capabilityFrom(options);
-    return signCapability(capability, this.#key, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+    return signCapability(capability, this.#signer, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+  }
+
+  /**
+   * Checks a token as {@link openSession} would (signature, expiry, the user's tenant) without opening anything, and
+   * says whose it is. Throws TOKEN_INVALID or ESCALATION like openSession.
+   */
+  async verifyToken(token: string): Promise<TokenInfo> {
+    this.#assertOpen();
+    const { capability, expiresAt } = await verifyCapability(token, this.#key, this.#tokenKeys);
+    assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
+    return { sid: capability.sid, ...(capability.user === undefined ? {} : { user: capability.user }), expiresAt, tools: [...capability.tools], workspaceRoot: capability.workspaceRoot };
+  }
+
+  /** The Ed25519 public keys this runtime accepts, as a JWKS to hand to serving nodes; empty without `tokenKeys`. */
+  get tokenPublicKeys(): JSONWebKeySet {
+    return this.#tokenKeys === undefined ? { keys: [] } : publicJwks(this.#tokenKeys);
   }
 
   /**
@@ -132,7 +162,7 @@ export class Runtime {
     let token: string | (() => string);
     let expiresAt: number;
     if (options.token !== undefined) {
-      ({ capability, expiresAt } = await verifyCapability(options.token, this.#key));
+      ({ capability, expiresAt } = await verifyCapability(options.token, this.#key, this.#tokenKeys));
       assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
@@ -144,7 +174,7 @@ export class Runtime {
       const minted = capability;
       const issuedAt = nowSeconds();
       expiresAt = issuedAt + ttl;
-      token = () => signCapability(minted, this.#key, ttl, issuedAt);
+      token = () => signCapability(minted, this.#signer, ttl, issuedAt);
     }
     return this.#open(capability, token, expiresAt);
   }
@@ -350,7 +380,7 @@ export class Runtime {
       },
       narrowPermissions: (parentLayers, requested) => narrowPermissions(parentLayers, requested),
     });
-    return this.#open(child, () => signCapability(child, this.#key, expiresAt - now, now), expiresAt);
+    return this.#open(child, () => signCapability(child, this.#signer, expiresAt - now, now), expiresAt);
   }
 
   /** An isolated tool host process, confined by bubblewrap too unless the sandbox is off or unavailable in 'auto'. */
