@@ -3,6 +3,8 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { runDemo } from './commands/demo.js';
 import { runDoctor } from './commands/doctor.js';
 import { runExplain } from './commands/explain.js';
+import { runKeys } from './commands/keys.js';
+import { runMint } from './commands/mint.js';
 import { runServe } from './commands/serve.js';
 import { USAGE } from './usage.js';
 
@@ -10,6 +12,8 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   demo: runDemo,
   doctor: runDoctor,
   explain: runExplain,
+  keys: runKeys,
+  mint: runMint,
   serve: runServe,
 };
 

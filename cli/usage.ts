@@ -6,6 +6,8 @@ Commands:
   demo      run a demo session on a temporary workspace: allowed and refused calls side by side
   doctor    check the OS sandbox: start one and prove each property from inside it
   explain   say what a tool call would get under a config's rules, and which rule decides
+  keys      generate an Ed25519 key pair for capability tokens any serve node can verify
+  mint      sign a capability token for a user of a config with the private key
   serve     expose a session as an MCP server (stdio), or many users' sessions over Streamable HTTP
 
 Run 'toolwarden <command> --help' for a command's options.
@@ -30,6 +32,25 @@ privileges, a seccomp filter, a process limit. Prints each property with pass/FA
   --user U          take the session rules (and default workspace) from this user's tenant
   --workspace DIR   check paths and parse commands as a session on DIR would (path guard, shell check)
   --sandbox MODE    auto | required | off: whether bash's static check may count on the OS sandbox (default auto)
+`,
+  keys: `Usage: toolwarden keys generate --out DIR [--kid ID]
+
+Writes DIR/token-private.jwk.json (mode 0600: the control plane mints with it) and DIR/token-public.jwks.json (give it
+to every serve node as "tokenPublicKeys"; append a new key's entries to rotate). Never overwrites a key file.
+  --out DIR         where the two files go (created if missing)
+  --kid ID          the key id minted tokens carry (default: the key's RFC 7638 thumbprint)
+`,
+  mint: `Usage: toolwarden mint --config FILE --private-key FILE --user U [--tools a,b] [--workspace DIR] [--ttl S]
+
+Prints a capability token for U: within U's tenant in the config (its workspace and tools unless narrowed), with its
+session rules, signed with the Ed25519 private key. A serve node whose config names the public key in
+"tokenPublicKeys" accepts it as a bearer token. The paths it names must exist where it is minted.
+  --config FILE        the serve config the user's tenant comes from
+  --private-key FILE   a private JWK from 'toolwarden keys generate'
+  --user U             the user the token acts for
+  --tools a,b          narrow the tools (default: the tenant's)
+  --workspace DIR      narrow the workspace to a directory inside the tenant's
+  --ttl S              lifetime in seconds (default 3600)
 `,
   serve: `Usage:
   toolwarden serve --workspace DIR --tools read_file,grep [--read-root DIR]... [--mcp ID]... [--user U]

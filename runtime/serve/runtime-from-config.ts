@@ -1,10 +1,16 @@
+import fs from 'node:fs';
+import type { JSONWebKeySet } from 'jose';
 import type { SandboxMode } from '../../src/capability/capability.js';
+import { ToolwardenError } from '../../src/errors.js';
 import type { ServeConfig } from '../../src/serve/serve-config.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
 import type { RuntimeOptions } from '../runtime-options.js';
 import type { SessionOptions } from '../session-options.js';
 
-/** Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox, audit. */
+/**
+ * Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox,
+ * audit, and the public keys capability tokens are verified with.
+ */
 export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: { sandbox?: SandboxMode | undefined; idleWorkers?: number } = {}): RuntimeOptions {
   const options: RuntimeOptions = {};
   if (config?.mcpServers !== undefined) options.mcpServers = config.mcpServers;
@@ -18,7 +24,18 @@ export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: {
   if (sandbox !== undefined) options.sandbox = sandbox;
   if (config?.audit !== undefined) options.audit = { ...config.audit };
   if (overrides.idleWorkers !== undefined) options.idleWorkers = overrides.idleWorkers;
+  if (config?.tokenPublicKeys !== undefined) options.tokenKeys = { publicKeys: readPublicKeys(config.tokenPublicKeys) };
   return options;
+}
+
+/** The JWKS a config names, read now: a serving node verifies with it and holds no private key. */
+function readPublicKeys(given: NonNullable<ServeConfig['tokenPublicKeys']>): JSONWebKeySet {
+  if (!('file' in given)) return given as JSONWebKeySet;
+  try {
+    return JSON.parse(fs.readFileSync(given.file, 'utf8')) as JSONWebKeySet;
+  } catch (error) {
+    throw new ToolwardenError('INVALID_OPTIONS', `tokenPublicKeys: ${given.file} is not a readable JWKS file: ${(error as Error).message}`);
+  }
 }
 
 /** What a session of `user` takes from the config: the user (the runtime binds the tenant) and the tenant's session rules. */

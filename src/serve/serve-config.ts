@@ -27,6 +27,11 @@ export interface ServeConfig {
   tenants: Record<string, ServeTenant>;
   /** Bearer token to user name. */
   tokens: Record<string, string>;
+  /**
+   * Ed25519 public keys of the control plane: a bearer that is a capability token they verify acts for the user it
+   * names, within that user's tenant. A JWKS file (absolute path) or a JWKS given inline.
+   */
+  tokenPublicKeys?: { file: string } | { keys: unknown[] };
   sandbox?: SandboxMode;
   /** Close an MCP session after this long without a request. @default 900000 (15 minutes) */
   idleTimeoutMs: number;
@@ -38,7 +43,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'sandbox', 'idleTimeoutMs', 'audit'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -64,16 +69,20 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions', knownTools(serverIds));
   if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
+  if (raw['tokenPublicKeys'] !== undefined) config.tokenPublicKeys = parseTokenPublicKeys(raw['tokenPublicKeys'], baseDir);
   return config;
 }
 
 /**
- * Checks that a config can serve HTTP: at least one token, and a workspace for every user a token names.
+ * Checks that a config can serve HTTP: at least one bearer token or public keys for capability tokens, and a
+ * workspace for every user a token names.
  * @throws ToolwardenError INVALID_OPTIONS naming the missing field.
  */
 export function assertHttpServable(config: ServeConfig): void {
   const users = [...new Set(Object.values(config.tokens))];
-  if (users.length === 0) throw invalid('tokens must map at least one bearer token to a user to serve over HTTP');
+  if (users.length === 0 && config.tokenPublicKeys === undefined) {
+    throw invalid('tokens must map at least one bearer token to a user, or tokenPublicKeys name the keys of capability tokens, to serve over HTTP');
+  }
   for (const user of users) {
     if (config.tenants[user]?.workspaceRoot === undefined) {
       throw invalid(`tenants.${user}.workspaceRoot is required to serve over HTTP: each session of '${user}' opens in it`);
@@ -112,6 +121,13 @@ function parseTenants(value: unknown, serverIds: readonly string[], baseDir: str
 /** What a config's rules may name: the built-in tools (serve loads no host tools) and the config's MCP servers. */
 function knownTools(serverIds: readonly string[]): KnownTools {
   return { names: BUILTIN_TOOL_NAMES, mcpServerIds: serverIds };
+}
+
+function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string } | { keys: unknown[] } {
+  if (typeof value === 'string' && value.length > 0) return { file: path.resolve(baseDir, value) };
+  const keys = typeof value === 'object' && value !== null ? (value as { keys?: unknown }).keys : undefined;
+  if (Array.isArray(keys) && keys.length > 0) return { keys };
+  throw invalid('tokenPublicKeys must be the path of a JWKS file or a JWKS { "keys": [...] } with at least one key');
 }
 
 function parseTokens(value: unknown, tenants: Record<string, ServeTenant>): Record<string, string> {

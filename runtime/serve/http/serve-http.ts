@@ -5,8 +5,9 @@ import { toPlainError } from '../../../src/errors.js';
 import type { SandboxMode } from '../../../src/capability/capability.js';
 import { assertHttpServable, type ServeConfig } from '../../../src/serve/serve-config.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
-import { runtimeOptionsFrom, userSessionOptions } from '../runtime-from-config.js';
-import { bearerChallenge, createBearerAuth } from './bearer-auth.js';
+import { runtimeOptionsFrom } from '../runtime-from-config.js';
+import { bearerChallenge } from './bearer-auth.js';
+import { createHttpIdentity, openIdentitySession } from './http-identity.js';
 import { assertTenantRootsServable } from './check-tenant-roots.js';
 import { readJsonBody, sendJson, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
 import { createOriginGuard, normalizeOrigin, type OriginCheck } from './origin-guard.js';
@@ -47,7 +48,8 @@ export interface HttpServeHandle {
 }
 
 /**
- * Serves MCP over Streamable HTTP for the users of a config file: a bearer token maps to a user, each MCP
+ * Serves MCP over Streamable HTTP for the users of a config file: a bearer token (or a capability token verified
+ * by the config's `tokenPublicKeys`) maps to a user, each MCP
  * session gets its own toolwarden session bound to that user's tenant, closed when the client deletes it, the
  * transport closes, or it sits idle for `idleTimeoutMs`.
  * @example const server = await startHttpServer({ config: loadServeConfig('serve.json'), port: 0 });
@@ -98,14 +100,14 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
 }
 
 function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions, checkOrigin: (headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) {
-  const authenticate = createBearerAuth(config.tokens);
+  const authenticate = createHttpIdentity(config, rt);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Before anything else, so a rebinding page learns nothing, not even which paths exist.
     const origin = checkOrigin({ host: req.headers.host, origin: req.headers.origin });
     if (!origin.ok) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${origin.message}`);
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname !== MCP_PATH) return sendJson(res, 404, { error: 'not_found', message: `nothing at ${pathname}; MCP is served at ${MCP_PATH}` });
-    const auth = authenticate(req.headers.authorization);
+    const auth = await authenticate(req.headers.authorization);
     if (!auth.ok) return sendJsonRpcError(res, 401, -32000, `Unauthorized: ${auth.message}`, null, { 'www-authenticate': bearerChallenge(auth) });
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -118,15 +120,17 @@ function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions,
     if (!read.ok) return sendJsonRpcError(res, read.status, -32700, read.message);
     const body = read.value;
     if (!isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header and not an initialize request');
-    let session;
+    let opened;
     try {
-      session = await rt.openSession(userSessionOptions(config, auth.user));
+      opened = await openIdentitySession(rt, config, auth);
     } catch (error) {
       const plain = toPlainError(error);
       return sendJsonRpcError(res, statusForOpenFailure(plain.code), -32000, `${plain.code}: ${plain.message}`, (body as { id?: unknown }).id);
     }
-    const served = await sessions.open(auth.user, session).catch(async (error: unknown) => {
+    const { session, owner } = opened;
+    const served = await sessions.open(auth.user, session, owner).catch(async (error: unknown) => {
       await session.close();
+      await owner?.close();
       throw error;
     });
     try {

@@ -12,16 +12,19 @@ export class ServedSession {
   readonly #transport: StreamableHTTPServerTransport;
   readonly #server: Server;
   readonly #registry: ServedSessions;
+  /** A session this one was narrowed from, closed with it. */
+  readonly #owner: Session | undefined;
   #id: string | undefined;
   #active = 0;
   #idleTimer: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
 
   /** @internal created by {@link ServedSessions.open} */
-  constructor(user: string, session: Session, registry: ServedSessions) {
+  constructor(user: string, session: Session, registry: ServedSessions, owner?: Session) {
     this.user = user;
     this.session = session;
     this.#registry = registry;
+    this.#owner = owner;
     this.#transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -70,6 +73,7 @@ export class ServedSession {
       if (this.#id !== undefined) this.#registry.unregister(this.#id);
       await this.#server.close().catch(() => undefined);
       await this.session.close();
+      await this.#owner?.close();
       this.#registry.log(`session ${this.#id ?? '(uninitialized)'} of ${this.user} closed: ${reason}`);
     })();
     return this.#closing;
@@ -103,9 +107,9 @@ export class ServedSessions {
     return served?.user === user ? served : undefined;
   }
 
-  /** Binds a new MCP transport to a freshly opened toolwarden session. */
-  async open(user: string, session: Session): Promise<ServedSession> {
-    const served = new ServedSession(user, session, this);
+  /** Binds a new MCP transport to a freshly opened toolwarden session (and `owner`, the session it was narrowed from). */
+  async open(user: string, session: Session, owner?: Session): Promise<ServedSession> {
+    const served = new ServedSession(user, session, this, owner);
     await served.connect();
     return served;
   }
