@@ -2,7 +2,7 @@
  * toolwarden: a permission-scoped worker runtime for AI-agent tools.
  * @packageDocumentation
  */
-export { createRuntime, Runtime, type RuntimeOptions, type TokenInfo } from './runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime.js';
 export { generateTokenKeyPair, type TokenKeyPair } from './token-key-pair.js';
 export type { TokenKeysOption, Ed25519KeyInput } from '../src/capability/token-keys.js';
 export { Session } from './session.js';
@@ -23,7 +23,7 @@ export { explain, readOnlyTools, validatePermissionSpec } from '../src/policy/in
 export type { Decision, ToolRule, PolicySubject, RuleVerdict, ApprovalOption, Explanation } from '../src/policy/index.js';
 export type { ApprovalRequest, Approver } from './policy/policy-gate.js';
 export type { AuditEvent } from '../src/audit/index.js';
-export type { AuditOption } from './audit/index.js';
+export type { AuditOption, AuditTarget } from './audit/index.js';
 export type { McpServerConfig, McpServersOption } from '../src/mcp/index.js';
 export type { TenantConfig, TenantsOption, TenantContext } from '../src/tenants/index.js';
 export { resolveShellCharset } from '../src/charset.js';

@@ -88,3 +88,16 @@ export interface TokenInfo {
   tools: string[];
   workspaceRoot: string;
 }
+
+/** A runtime's live figures, from {@link Runtime.stats}. */
+export interface RuntimeStats {
+  sessions: number;
+  /** Open sessions per user; sessions without a user count under ''. */
+  sessionsByUser: Record<string, number>;
+  /** Background processes running across every session. */
+  processes: number;
+  /** `ask` decisions the approver has not answered yet. */
+  pendingApprovals: number;
+  /** Pre-started workers waiting for a session. */
+  idleWorkers: number;
+}

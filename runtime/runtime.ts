@@ -23,7 +23,7 @@ import { describeCall } from './call-subject.js';
 import { planCall } from './call-plan.js';
 import { assertMcpConfigured } from './mcp-access.js';
 import { McpHub } from './mcp/index.js';
-import { PolicyGate } from './policy/policy-gate.js';
+import { PolicyGate, type Approver } from './policy/policy-gate.js';
 import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
 import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
@@ -34,12 +34,12 @@ import { assertCapabilityWithinTenant } from './tenant-bound.js';
 import { Session, type Admission, type SessionHost } from './session.js';
 import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
-import { checkRuntimeOptions, type RuntimeOptions, type TokenInfo } from './runtime-options.js';
+import { checkRuntimeOptions, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
 import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
 
-export type { RuntimeOptions, TokenInfo } from './runtime-options.js';
+export type { RuntimeOptions, RuntimeStats, TokenInfo } from './runtime-options.js';
 
 /**
  * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and
@@ -68,6 +68,7 @@ export class Runtime {
   #sandboxDetection: Promise<SandboxDetection> | undefined;
   #sandboxSelfTest: Promise<SelfTestCheck[]> | undefined;
   #closed = false;
+  #pendingApprovals = 0;
 
   /** @internal use {@link createRuntime} */
   constructor(options: RuntimeOptions) {
@@ -84,7 +85,7 @@ export class Runtime {
     const permissions = options.permissions === undefined ? undefined : validatePermissionSpec(options.permissions, 'createRuntime permissions');
     this.#runtimeModules = toModuleUrls(options.toolModules ?? []);
     this.#services = {
-      gate: new PolicyGate(permissions, options.approve),
+      gate: new PolicyGate(permissions, options.approve === undefined ? undefined : this.#countingApprovals(options.approve)),
       audit: createAuditSink(options.audit),
       walk: new WalkPool(),
       mcp: mcpServers ? new McpHub(mcpServers, tenants) : undefined,
@@ -116,6 +117,30 @@ export class Runtime {
   /** Number of open sessions. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** What is live now, for metrics and dashboards: sessions (per user), running background processes, pending approvals, idle workers. */
+  stats(): RuntimeStats {
+    const sessionsByUser: Record<string, number> = {};
+    let processes = 0;
+    for (const { session, services } of this.#sessions.values()) {
+      const user = session.user ?? '';
+      sessionsByUser[user] = (sessionsByUser[user] ?? 0) + 1;
+      processes += services.bash.runningProcesses;
+    }
+    return { sessions: this.#sessions.size, sessionsByUser, processes, pendingApprovals: this.#pendingApprovals, idleWorkers: this.#pool.idleCount };
+  }
+
+  /** The host's approver, counted while it is deciding. */
+  #countingApprovals(approve: Approver): Approver {
+    return async (request) => {
+      this.#pendingApprovals += 1;
+      try {
+        return await approve(request);
+      } finally {
+        this.#pendingApprovals -= 1;
+      }
+    };
   }
 
   /**

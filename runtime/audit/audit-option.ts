@@ -19,10 +19,13 @@ export interface AuditCommon {
 
 /**
  * Where audit events go: a callback; `{ callback }`, `{ file }` (JSON lines, appended and flushed per event)
- * or `{ logger }`, each with `full?`.
+ * or `{ logger }`, each with `full?`; or a list of these, each receiving every event.
  * @example { file: '/var/log/toolwarden.jsonl' }
  */
-export type AuditOption =
+export type AuditOption = AuditTarget | readonly AuditTarget[];
+
+/** One place audit events go. */
+export type AuditTarget =
   | AuditCallback
   | string
   | AuditLogger

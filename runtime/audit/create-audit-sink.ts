@@ -2,7 +2,7 @@ import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
 import { redactEvent } from '../../src/audit/redact.js';
-import type { AuditLogger, AuditOption } from './audit-option.js';
+import type { AuditLogger, AuditOption, AuditTarget } from './audit-option.js';
 
 /** Records audit events; emitting never throws into the tool call. */
 export interface AuditSink {
@@ -22,6 +22,19 @@ type Write = (event: AuditEvent) => void;
  * @example createAuditSink({ file: 'audit.jsonl' }).emit(event)
  */
 export function createAuditSink(option: AuditOption | undefined): AuditSink {
+  if (Array.isArray(option)) return fanOut((option as readonly AuditTarget[]).map((target) => createTargetSink(target)));
+  return createTargetSink(option as AuditTarget | undefined);
+}
+
+/** Every sink gets every event, each redacted by its own `full`; a failing one does not starve the others. */
+function fanOut(sinks: readonly AuditSink[]): AuditSink {
+  return {
+    emit: (event) => sinks.forEach((sink) => sink.emit(event)),
+    close: async () => void (await Promise.all(sinks.map((sink) => sink.close()))),
+  };
+}
+
+function createTargetSink(option: AuditTarget | undefined): AuditSink {
   if (option === undefined) return { emit: () => undefined, close: async () => undefined };
   if (typeof option === 'function') return guardSink(option, false, () => undefined);
   // A path alone is a JSON-lines file, and a pino-style logger may be passed as it is.

@@ -68,6 +68,11 @@ export class BashService {
     this.#registry = undefined;
   }
 
+  /** Background processes of the session still running. */
+  get runningProcesses(): number {
+    return this.#registry?.list().filter((process) => process.status === 'running').length ?? 0;
+  }
+
   /** Kills everything and refuses later calls. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -55,6 +55,11 @@ export class WorkerPool {
     }
   }
 
+  /** Workers started (or starting) and waiting for a session. */
+  get idleCount(): number {
+    return this.#idle.length;
+  }
+
   /** Stops every idle worker. */
   async close(): Promise<void> {
     this.#closed = true;
