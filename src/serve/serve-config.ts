@@ -36,6 +36,8 @@ export interface ServeConfig {
   /** Close an MCP session after this long without a request. @default 900000 (15 minutes) */
   idleTimeoutMs: number;
   audit?: ServeAudit;
+  /** The operator's bearer token for `/metrics` (never a user's token). Without it `/metrics` is not served. */
+  admin?: { token: string };
 }
 
 /** Idle timeout of served HTTP sessions when the config sets none: 15 minutes. */
@@ -43,7 +45,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit', 'admin'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -70,6 +72,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
   if (raw['tokenPublicKeys'] !== undefined) config.tokenPublicKeys = parseTokenPublicKeys(raw['tokenPublicKeys'], baseDir);
+  if (raw['admin'] !== undefined) config.admin = parseAdmin(raw['admin'], config.tokens);
   return config;
 }
 
@@ -121,6 +124,17 @@ function parseTenants(value: unknown, serverIds: readonly string[], baseDir: str
 /** What a config's rules may name: the built-in tools (serve loads no host tools) and the config's MCP servers. */
 function knownTools(serverIds: readonly string[]): KnownTools {
   return { names: BUILTIN_TOOL_NAMES, mcpServerIds: serverIds };
+}
+
+function parseAdmin(value: unknown, userTokens: Record<string, string>): { token: string } {
+  const raw = requireObject(value, 'admin');
+  rejectUnknownKeys(raw, ['token'], 'admin');
+  const token = raw['token'];
+  if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw invalid(`admin.token must be a string of at least ${MIN_TOKEN_LENGTH} characters without whitespace`);
+  }
+  if (Object.hasOwn(userTokens, token)) throw invalid("admin.token must differ from every user's bearer token");
+  return { token };
 }
 
 function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string } | { keys: unknown[] } {

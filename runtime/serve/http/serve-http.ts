@@ -12,6 +12,8 @@ import { assertTenantRootsServable } from './check-tenant-roots.js';
 import { readJsonBody, sendJson, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
 import { createOriginGuard, normalizeOrigin, type OriginCheck } from './origin-guard.js';
 import { ServedSessions } from './served-sessions.js';
+import { createOpsRoutes } from './ops-routes.js';
+import { createServeMetrics } from './serve-metrics.js';
 
 /** Where MCP is served. */
 export const MCP_PATH = '/mcp';
@@ -35,6 +37,8 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[];
   /** Where log lines go. @default stderr */
   log?: (line: string) => void;
+  /** How long {@link HttpServeHandle.close} lets requests in flight finish before it ends their calls. @default 10000 */
+  shutdownGraceMs?: number;
 }
 
 /** A running HTTP server. */
@@ -43,7 +47,11 @@ export interface HttpServeHandle {
   readonly url: string;
   /** Open MCP sessions. */
   readonly sessionCount: number;
-  /** Closes every session, the runtime and the listener. Idempotent. */
+  /**
+   * Shuts down: stops accepting (new connections refused, `/readyz` 503, new MCP requests 503), lets requests in
+   * flight finish for up to `shutdownGraceMs`, then closes every session (ending calls still running and killing
+   * their processes), the runtime and the listener. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -60,22 +68,41 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   assertTenantRootsServable(config);
   const allowedOrigins = (options.allowedOrigins ?? []).map((origin) => normalizeOrigin(origin));
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
-  const rt = await createRuntime(runtimeOptionsFrom(config, { sandbox: options.sandbox }));
-  const sessions = new ServedSessions(config.idleTimeoutMs, log);
+  const runtimeOptions = runtimeOptionsFrom(config, { sandbox: options.sandbox });
+  let rt: Runtime | undefined;
+  let sessions: ServedSessions | undefined;
+  const metrics = createServeMetrics(
+    () => rt?.stats() ?? { sessions: 0, sessionsByUser: {}, processes: 0, pendingApprovals: 0, idleWorkers: 0 },
+    () => sessions?.size ?? 0,
+  );
+  const audit = runtimeOptions.audit === undefined ? [metrics.record] : [...(Array.isArray(runtimeOptions.audit) ? runtimeOptions.audit : [runtimeOptions.audit]), metrics.record];
+  rt = await createRuntime({ ...runtimeOptions, audit });
+  sessions = new ServedSessions(config.idleTimeoutMs, log);
+  let accepting = true;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
   // Set once listening: the guard needs the bound address and port (port 0 picks one).
   let checkOrigin: ((headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) | undefined;
-  const route = createRoute(config, rt, sessions, (headers) => checkOrigin?.(headers) ?? { ok: false, message: 'the server is not listening yet' });
+  const ops = createOpsRoutes({ accepting: () => accepting, sessions: () => sessions?.size ?? 0, metrics, adminToken: config.admin?.token });
+  const route = createRoute(config, rt, sessions, (headers) => checkOrigin?.(headers) ?? { ok: false, message: 'the server is not listening yet' }, ops, () => accepting);
   const server = http.createServer((req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
     route(req, res).catch((error: unknown) => {
       log(`request failed: ${toPlainError(error).message}`);
       if (res.headersSent) res.end();
       else sendJsonRpcError(res, 500, -32603, 'internal error');
     });
   });
+  const runtime = rt;
+  const served = sessions;
   try {
     await listen(server, options.port ?? 3333, options.host ?? '127.0.0.1');
   } catch (error) {
-    await rt.close();
+    await runtime.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -85,28 +112,50 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   return {
     url: `http://${host}:${address.port}${MCP_PATH}`,
     get sessionCount() {
-      return sessions.size;
+      return served.size;
     },
     close: () => {
       closing ??= (async () => {
+        accepting = false;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await sessions.closeAll('the server is shutting down');
+        server.closeIdleConnections();
+        // A standing GET stream never ends by itself: it does not hold the drain up.
+        const grace = options.shutdownGraceMs ?? 10_000;
+        if (inFlight > served.streams) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, grace);
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        await served.closeAll('the server is shutting down');
         server.closeAllConnections();
-        await Promise.all([stopped, rt.close()]);
+        await Promise.all([stopped, runtime.close()]);
       })();
       return closing;
     },
   };
 }
 
-function createRoute(config: ServeConfig, rt: Runtime, sessions: ServedSessions, checkOrigin: (headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) {
+function createRoute(
+  config: ServeConfig,
+  rt: Runtime,
+  sessions: ServedSessions,
+  checkOrigin: (headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck,
+  ops: ReturnType<typeof createOpsRoutes>,
+  accepting: () => boolean,
+) {
   const authenticate = createHttpIdentity(config, rt);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Before anything else, so a rebinding page learns nothing, not even which paths exist.
     const origin = checkOrigin({ host: req.headers.host, origin: req.headers.origin });
     if (!origin.ok) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${origin.message}`);
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (await ops(req, res, pathname)) return undefined;
     if (pathname !== MCP_PATH) return sendJson(res, 404, { error: 'not_found', message: `nothing at ${pathname}; MCP is served at ${MCP_PATH}` });
+    if (!accepting()) return sendJsonRpcError(res, 503, -32000, 'Service Unavailable: the server is shutting down', null, { 'retry-after': '1' });
     const auth = await authenticate(req.headers.authorization);
     if (!auth.ok) return sendJsonRpcError(res, 401, -32000, `Unauthorized: ${auth.message}`, null, { 'www-authenticate': bearerChallenge(auth) });
     const sessionId = req.headers['mcp-session-id'];

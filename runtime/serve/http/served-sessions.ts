@@ -54,7 +54,11 @@ export class ServedSession {
    * GET stream (server-to-client notifications) does not count, or a vanished client would never time out.
    */
   async handle(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
-    if (req.method === 'GET') return this.#transport.handleRequest(req, res, parsedBody);
+    if (req.method === 'GET') {
+      this.#registry.streams += 1;
+      res.once('close', () => (this.#registry.streams -= 1));
+      return this.#transport.handleRequest(req, res, parsedBody);
+    }
     this.#active += 1;
     clearTimeout(this.#idleTimer);
     res.once('close', () => {
@@ -100,6 +104,9 @@ export class ServedSessions {
   get size(): number {
     return this.#byId.size;
   }
+
+  /** Standing GET streams open now (server-to-client notifications): they never end by themselves. */
+  streams = 0;
 
   /** The session with that MCP id, if it is open and belongs to `user` (another user's id is as good as unknown). */
   find(id: string, user: string): ServedSession | undefined {
