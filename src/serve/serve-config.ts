@@ -35,6 +35,8 @@ export interface ServeConfig {
   sandbox?: SandboxMode;
   /** Close an MCP session after this long without a request. @default 900000 (15 minutes) */
   idleTimeoutMs: number;
+  /** How long a served call that asks waits for the client's answer (elicitation) before it is denied. @default 120000 */
+  approvalTimeoutMs: number;
   audit?: ServeAudit;
   /** The operator's bearer token for `/metrics` (never a user's token). Without it `/metrics` is not served. */
   admin?: { token: string };
@@ -45,7 +47,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit', 'admin'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit', 'admin', 'approvalTimeoutMs'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -66,6 +68,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
     tenants,
     tokens: parseTokens(raw['tokens'], tenants),
     idleTimeoutMs: parseIdleTimeout(raw['idleTimeoutMs']),
+    approvalTimeoutMs: parseApprovalTimeout(raw['approvalTimeoutMs']),
   };
   if (mcpServers !== undefined) config.mcpServers = mcpServers;
   if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions', knownTools(serverIds));
@@ -155,6 +158,17 @@ function parseTokens(value: unknown, tenants: Record<string, ServeTenant>): Reco
     if (!Object.hasOwn(tenants, user)) throw invalid(`${shown} names user '${user}', who has no entry in tenants`);
   }
   return raw as Record<string, string>;
+}
+
+/** Wait for a served approval when the config sets none: 2 minutes. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+function parseApprovalTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_APPROVAL_TIMEOUT_MS;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 3_600_000) {
+    throw invalid('approvalTimeoutMs must be a whole number of milliseconds from 1 to 3600000');
+  }
+  return value;
 }
 
 function parseIdleTimeout(value: unknown): number {

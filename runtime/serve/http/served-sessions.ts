@@ -5,6 +5,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Session } from '../../session.js';
 import { createSessionMcpServer } from '../session-mcp-server.js';
 
+/** Hears of each served session's MCP server (for approvals by elicitation); returns what undoes it. */
+export type OnServer = (sessionId: string, server: Server) => () => void;
+
 /** One MCP session (the SDK's session id) bound to one toolwarden session of one user. */
 export class ServedSession {
   readonly user: string;
@@ -14,6 +17,7 @@ export class ServedSession {
   readonly #registry: ServedSessions;
   /** A session this one was narrowed from, closed with it. */
   readonly #owner: Session | undefined;
+  readonly #detach: () => void;
   #id: string | undefined;
   #active = 0;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -35,6 +39,7 @@ export class ServedSession {
       onsessionclosed: () => this.close('the client deleted the session'),
     });
     this.#server = createSessionMcpServer(session);
+    this.#detach = registry.onServer(session.id, this.#server);
     // The SDK closes the server when the client deletes the session or the transport closes.
     this.#server.onclose = () => void this.close('the transport closed');
   }
@@ -75,6 +80,7 @@ export class ServedSession {
       this.#server.onclose = () => undefined;
       clearTimeout(this.#idleTimer);
       if (this.#id !== undefined) this.#registry.unregister(this.#id);
+      this.#detach();
       await this.#server.close().catch(() => undefined);
       await this.session.close();
       await this.#owner?.close();
@@ -95,9 +101,13 @@ export class ServedSessions {
   readonly log: (line: string) => void;
   readonly #byId = new Map<string, ServedSession>();
 
-  constructor(idleTimeoutMs: number, log: (line: string) => void) {
+  /** @internal */
+  readonly onServer: OnServer;
+
+  constructor(idleTimeoutMs: number, log: (line: string) => void, onServer: OnServer = () => () => undefined) {
     this.idleTimeoutMs = idleTimeoutMs;
     this.log = log;
+    this.onServer = onServer;
   }
 
   /** Number of initialized MCP sessions. */
