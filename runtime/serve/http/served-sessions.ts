@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Session } from '../../session.js';
-import { createSessionMcpServer } from '../session-mcp-server.js';
+import { createMcpServer } from '../session-mcp-server.js';
 
 /** One MCP session (the SDK's session id) bound to one toolwarden session of one user. */
 export class ServedSession {
@@ -31,7 +31,7 @@ export class ServedSession {
       // Awaited by the SDK before it answers the DELETE, so the session is gone when the client hears back.
       onsessionclosed: () => this.close('the client deleted the session'),
     });
-    this.#server = createSessionMcpServer(session);
+    this.#server = createMcpServer(session);
     // The SDK closes the server when the client deletes the session or the transport closes.
     this.#server.onclose = () => void this.close('the transport closed');
   }
