@@ -15,6 +15,7 @@ export async function aiSdkTools(session: Session): Promise<ToolSet> {
   const tools: ToolSet = {};
   for (const info of await session.listTools()) {
     tools[info.name] = dynamicTool({
+      ...(info.title === undefined ? {} : { title: info.title }),
       description: info.description,
       inputSchema: jsonSchema(info.inputSchema as JSONSchema7),
       execute: (input, { abortSignal }) => callTool(session, info.name, (input ?? {}) as Record<string, unknown>, abortSignal),

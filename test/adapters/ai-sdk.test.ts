@@ -31,6 +31,7 @@ describe('aiSdkTools (ai 6)', () => {
     const tools = await aiSdkTools(fx.session);
     expect(Object.keys(tools).sort()).toEqual(['grep', 'read_file', 'write_file']);
     expect(tools.read_file?.description).toMatch(/Read a text file/);
+    expect(tools.read_file?.title).toBe('Read file');
   });
 
   it('runs a loop where a refusal and a denied approval reach the model as error results and an approved write runs', async () => {
