@@ -43,7 +43,14 @@ export class McpAccess {
         const tools = await hub.listTools(serverId, this.#user);
         return tools
           .filter((tool) => isMcpToolAllowed(this.#entries, serverId, tool.name))
-          .map((tool): ToolInfo => ({ name: mcpToolName(serverId, tool.name), description: tool.description ?? '', inputSchema: { ...tool.inputSchema } }));
+          .map((tool): ToolInfo => ({
+            name: mcpToolName(serverId, tool.name),
+            description: tool.description ?? '',
+            inputSchema: { ...tool.inputSchema },
+            ...(tool.title === undefined ? {} : { title: tool.title }),
+            ...(tool.outputSchema === undefined ? {} : { outputSchema: { ...tool.outputSchema } }),
+            ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+          }));
       } catch (error) {
         onError(serverId, error);
         return [];

@@ -1,16 +1,18 @@
 import { ErrorCode as SdkErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
-import type { TextContent, ToolResult } from '../../src/tool-result.js';
+import type { ContentBlock, TextContent, ToolResult } from '../../src/tool-result.js';
 
 /**
  * Converts an MCP CallToolResult into a ToolResult. Text passes through; other blocks (images, audio,
- * resources) become a short text line, since ToolResult carries text only. A tool-level `isError` is kept
- * as is, without a `code`: the server's tool failed, not the connection.
+ * resources) become a short text line in `content`, and the original blocks are kept in `mcpContent` for clients
+ * that can show them. A tool-level `isError` is kept as is, without a `code`: the server's tool failed, not the
+ * connection.
  */
 export function toToolResult(result: CallToolResult): ToolResult {
   const content: TextContent[] = result.content.map((block) => ({ type: 'text', text: describeBlock(block) }));
   const converted: ToolResult = { content };
+  if (result.content.some((block) => block.type !== 'text' || block.annotations !== undefined)) converted.mcpContent = result.content as ContentBlock[];
   if (result.structuredContent !== undefined) converted.structuredContent = result.structuredContent;
   if (result.isError === true) converted.isError = true;
   return converted;

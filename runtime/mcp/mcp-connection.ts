@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
 import type { ToolResult } from '../../src/tool-result.js';
+import type { ToolAnnotations } from '../../src/tools/tool-presentation.js';
 import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
 import { createTransport } from './create-transport.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -13,6 +14,9 @@ export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: object;
+  title?: string;
+  outputSchema?: object;
+  annotations?: ToolAnnotations;
 }
 
 interface Live {
@@ -56,6 +60,10 @@ export class McpConnection {
         for (const tool of page.tools) {
           const info: McpToolInfo = { name: tool.name, inputSchema: tool.inputSchema };
           if (tool.description !== undefined) info.description = tool.description;
+          const title = tool.title ?? tool.annotations?.title;
+          if (title !== undefined) info.title = title;
+          if (tool.outputSchema !== undefined) info.outputSchema = tool.outputSchema;
+          if (tool.annotations !== undefined) info.annotations = stripUndefined(tool.annotations);
           tools.push(info);
         }
         cursor = page.nextCursor;
@@ -155,4 +163,9 @@ export class McpConnection {
     this.#toolsGeneration += 1;
     this.#tools = undefined;
   }
+}
+
+/** Annotations without the keys the SDK's parse left `undefined` (exactOptionalPropertyTypes). */
+function stripUndefined(annotations: Record<string, unknown>): ToolAnnotations {
+  return Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined)) as ToolAnnotations;
 }

@@ -3,7 +3,8 @@ import type { ServeConfig } from '../../src/serve/serve-config.js';
 import { createRuntime } from '../runtime.js';
 import type { SessionOptions } from '../session-options.js';
 import { runtimeOptionsFrom, userSessionOptions } from './runtime-from-config.js';
-import { createSessionMcpServer } from './session-mcp-server.js';
+import { answerUnparsableMessages } from './parse-errors.js';
+import { createMcpServer } from './session-mcp-server.js';
 
 /** What `toolwarden serve` (stdio) exposes: one session's options, and the config file's runtime settings. */
 export interface StdioServeOptions {
@@ -33,7 +34,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioServe
     await rt.close();
     throw error;
   });
-  const server = createSessionMcpServer(session);
+  const server = createMcpServer(session);
   let closing: Promise<void> | undefined;
   let markDone = (): void => undefined;
   const done = new Promise<void>((resolve) => {
@@ -54,7 +55,9 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioServe
   const onEnd = (): void => void close();
   process.stdin.once('end', onEnd);
   server.onclose = onEnd;
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerUnparsableMessages(transport);
   const tools = session.capability.tools.join(', ') || 'none';
   log(`serving session ${session.id} over stdio (workspace ${session.capability.workspaceRoot}, tools: ${tools})`);
   return { done, close };

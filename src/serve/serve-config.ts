@@ -37,6 +37,8 @@ export interface ServeConfig {
   idleTimeoutMs: number;
   /** How long a served call that asks waits for the client's answer (elicitation) before it is denied. @default 120000 */
   approvalTimeoutMs: number;
+  /** Largest POST body `serve --http` accepts, in bytes (413 past it). @default 16777216 (16 MiB) */
+  maxBodyBytes: number;
   audit?: ServeAudit;
   /** The operator's bearer token for `/metrics` (never a user's token). Without it `/metrics` is not served. */
   admin?: { token: string };
@@ -44,10 +46,12 @@ export interface ServeConfig {
 
 /** Idle timeout of served HTTP sessions when the config sets none: 15 minutes. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
+/** Body bound of `serve --http` when the config sets none: 16 MiB, room for an 8 MiB `write_file` with JSON escapes. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'audit', 'admin', 'approvalTimeoutMs'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -69,6 +73,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
     tokens: parseTokens(raw['tokens'], tenants),
     idleTimeoutMs: parseIdleTimeout(raw['idleTimeoutMs']),
     approvalTimeoutMs: parseApprovalTimeout(raw['approvalTimeoutMs']),
+    maxBodyBytes: parseMaxBodyBytes(raw['maxBodyBytes']),
   };
   if (mcpServers !== undefined) config.mcpServers = mcpServers;
   if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions', knownTools(serverIds));
@@ -175,6 +180,14 @@ function parseIdleTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_IDLE_TIMEOUT_MS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw invalid(`idleTimeoutMs must be a positive integer (milliseconds), got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function parseMaxBodyBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1024) {
+    throw invalid(`maxBodyBytes must be an integer of at least 1024 (bytes), got ${JSON.stringify(value)}`);
   }
   return value;
 }

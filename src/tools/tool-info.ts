@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { BUILTIN_DESCRIPTIONS, BUILTIN_SCHEMAS, type BuiltinToolName } from './builtin-schemas.js';
+import { BUILTIN_OUTPUT_SCHEMAS, BUILTIN_TITLES, type ToolAnnotations } from './tool-presentation.js';
 
 /** A tool as `listTools()` shows it: MCP's Tool shape. */
 export interface ToolInfo {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** A human-readable name. */
+  title?: string;
+  /** JSON Schema of a successful result's `structuredContent`, for tools that always return one. */
+  outputSchema?: Record<string, unknown>;
+  /** An upstream MCP tool's annotations, as its server gave them (built-in tools get theirs from the MCP server). */
+  annotations?: ToolAnnotations;
 }
 
 const cache = new Map<BuiltinToolName, ToolInfo>();
@@ -15,7 +22,7 @@ export function describeBuiltinTool(name: BuiltinToolName): ToolInfo {
   let info = cache.get(name);
   if (!info) {
     const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(BUILTIN_SCHEMAS[name]) as Record<string, unknown>;
-    info = { name, description: BUILTIN_DESCRIPTIONS[name], inputSchema };
+    info = { name, title: BUILTIN_TITLES[name], description: BUILTIN_DESCRIPTIONS[name], inputSchema, outputSchema: BUILTIN_OUTPUT_SCHEMAS[name] };
     cache.set(name, info);
   }
   return info;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertHttpServable, DEFAULT_IDLE_TIMEOUT_MS, parseServeConfig } from '../../src/serve/serve-config.js';
+import { assertHttpServable, DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, parseServeConfig } from '../../src/serve/serve-config.js';
 
 const BASE = path.resolve('/etc/toolwarden');
 const TOKEN = 'a-long-enough-token-123';
@@ -30,7 +30,7 @@ describe('parseServeConfig accepts', () => {
   });
 
   it('an empty config, with the default idle timeout', () => {
-    expect(parseServeConfig({}, BASE)).toEqual({ tenants: {}, tokens: {}, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS });
+    expect(parseServeConfig({}, BASE)).toEqual({ tenants: {}, tokens: {}, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS });
   });
 });
 
@@ -40,6 +40,7 @@ const CASES: [string, Mutation, RegExp][] = [
   ['a bad sandbox', (c) => { c['sandbox'] = 'on'; }, /sandbox must be one of 'auto', 'required', 'off', got "on"/],
   ['a zero idle timeout', (c) => { c['idleTimeoutMs'] = 0; }, /idleTimeoutMs must be a positive integer/],
   ['a string idle timeout', (c) => { c['idleTimeoutMs'] = '15m'; }, /idleTimeoutMs must be a positive integer/],
+  ['a tiny body bound', (c) => { c['maxBodyBytes'] = 10; }, /maxBodyBytes must be an integer of at least 1024/],
   ['an audit without a file', (c) => { c['audit'] = { full: true }; }, /audit.file must be a non-empty path/],
   ['an unknown audit field', (c) => { c['audit'] = { file: 'a', rotate: true }; }, /audit has unknown field 'rotate'/],
   ['a non-boolean audit flag', (c) => { c['audit'] = { file: 'a', fsync: 'yes' }; }, /audit.fsync must be a boolean/],

@@ -18,7 +18,7 @@ import { ElicitApprovals } from '../approvals/elicit-approvals.js';
 
 /** Where MCP is served. */
 export const MCP_PATH = '/mcp';
-/** Largest JSON body accepted on an `initialize` POST (the SDK bounds the others itself, at 4 MiB). */
+/** Largest JSON body accepted on an `initialize` POST (the others are bounded by the config's `maxBodyBytes`). */
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
 
 /** Options of {@link startHttpServer}. */
@@ -164,7 +164,11 @@ function createRoute(
     if (typeof sessionId === 'string') {
       const served = sessions.find(sessionId, auth.user);
       if (served === undefined) return sendJsonRpcError(res, 404, -32001, 'Session not found');
-      return served.handle(req, res);
+      if (req.method !== 'POST') return served.handle(req, res);
+      // Read here rather than by the SDK, whose own bound (4 MiB) is not configurable.
+      const posted = await readJsonBody(req, config.maxBodyBytes);
+      if (!posted.ok) return sendJsonRpcError(res, posted.status, posted.status === 413 ? -32000 : -32700, posted.message);
+      return served.handle(req, res, posted.value);
     }
     if (req.method !== 'POST') return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; start with an initialize POST');
     const read = await readJsonBody(req, MAX_INITIALIZE_BYTES);

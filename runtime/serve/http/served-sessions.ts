@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Session } from '../../session.js';
-import { createSessionMcpServer } from '../session-mcp-server.js';
+import { createMcpServer } from '../session-mcp-server.js';
 
 /** Hears of each served session's MCP server (for approvals by elicitation); returns what undoes it. */
 export type OnServer = (sessionId: string, server: Server) => () => void;
@@ -38,7 +38,7 @@ export class ServedSession {
       // Awaited by the SDK before it answers the DELETE, so the session is gone when the client hears back.
       onsessionclosed: () => this.close('the client deleted the session'),
     });
-    this.#server = createSessionMcpServer(session);
+    this.#server = createMcpServer(session);
     this.#detach = registry.onServer(session.id, this.#server);
     // The SDK closes the server when the client deletes the session or the transport closes.
     this.#server.onclose = () => void this.close('the transport closed');

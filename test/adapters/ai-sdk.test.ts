@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateText, stepCountIs, type ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { aiSdkTools } from '../../runtime/adapters/index.js';
+import type { ToolResult } from '../../runtime/index.js';
+import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
+
+let fx: AdapterFixture;
+beforeAll(async () => {
+  fx = await openFixture('tw-adapter-ai');
+});
+afterAll(() => fx.close());
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const call = (id: string, toolName: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) });
+
+/** A model that asks for `calls` in its first step and then answers with text, recording each prompt. */
+function scriptedModel(calls: ReturnType<typeof call>[], prompts: LanguageModelV3CallOptions['prompt'][]): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doGenerate: async (options): Promise<LanguageModelV3GenerateResult> => {
+      prompts.push(options.prompt);
+      if (prompts.length === 1) return { content: calls, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+      return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+    },
+  });
+}
+
+describe('aiSdkTools (ai 6)', () => {
+  it('gives every session tool with its JSON Schema', async () => {
+    const tools = await aiSdkTools(fx.session);
+    expect(Object.keys(tools).sort()).toEqual(['grep', 'read_file', 'write_file']);
+    expect(tools.read_file?.description).toMatch(/Read a text file/);
+    expect(tools.read_file?.title).toBe('Read file');
+  });
+
+  it('runs a loop where a refusal and a denied approval reach the model as error results and an approved write runs', async () => {
+    const prompts: LanguageModelV3CallOptions['prompt'][] = [];
+    const model = scriptedModel(
+      [
+        call('c1', 'read_file', { path: 'private/key.txt' }),
+        call('c2', 'write_file', { path: 'asked/ok.txt', content: 'approved' }),
+        call('c3', 'write_file', { path: 'asked/no.txt', content: 'refused' }),
+        call('c4', 'read_file', { path: 'notes.md' }),
+      ],
+      prompts,
+    );
+    const result = await generateText({ model, tools: await aiSdkTools(fx.session), stopWhen: stepCountIs(3), prompt: 'go' });
+    expect(result.text).toBe('done');
+    const toolMessage = prompts[1]?.find((message) => message.role === 'tool');
+    const outputs = Object.fromEntries(
+      (toolMessage?.content ?? []).flatMap((part) => (part.type === 'tool-result' ? [[part.toolCallId, part.output]] : [])),
+    );
+    expect(outputs.c1).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^POLICY_DENIED: /) });
+    expect(outputs.c2).toMatchObject({ type: 'text', value: expect.stringMatching(/asked\/ok.txt/) });
+    expect(outputs.c3).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^APPROVAL_DENIED: /) });
+    expect(outputs.c4).toMatchObject({ type: 'text', value: expect.stringContaining('hello from notes') });
+    expect(fx.exists('asked/ok.txt')).toBe(true);
+    expect(fx.exists('asked/no.txt')).toBe(false);
+    expect(fx.approvals.map((request) => request.paths)).toEqual([['asked/ok.txt'], ['asked/no.txt']]);
+    const steps: ModelMessage[] = result.response.messages;
+    expect(steps.some((message) => message.role === 'tool')).toBe(true);
+  });
+
+  it('an already-aborted abortSignal gives an ABORTED result without calling the tool', async () => {
+    const tools = await aiSdkTools(fx.session);
+    const output = (await tools.write_file?.execute?.({ path: 'aborted.txt', content: 'x' }, { toolCallId: 'a1', messages: [], abortSignal: abortedSignal() })) as ToolResult;
+    expect(output).toMatchObject({ isError: true, code: 'ABORTED' });
+    expect(fx.exists('aborted.txt')).toBe(false);
+  });
+});
