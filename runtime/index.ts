@@ -3,7 +3,7 @@
  * @packageDocumentation
  */
 export { createRuntime, Runtime, type RuntimeOptions } from './runtime.js';
-export { Session } from './session.js';
+export { Session, type CallOptions } from './session.js';
 export type { SessionOptions } from './session-options.js';
 export { ToolwardenError, ERROR_CODES, type ErrorCode } from '../src/errors.js';
 export type { ToolResult, TextContent } from '../src/tool-result.js';

@@ -19,12 +19,18 @@ export class ForegroundCommands {
   async run(opts: ExecOptions): Promise<ExecOutcome> {
     if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', `the session is closed; "${opts.command}" was not started`);
     const controller = new AbortController();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-    const running: Running = { controller, done: execCommand({ ...opts, signal }) };
+    // A listener rather than AbortSignal.any: Node 20 may collect a combined signal nothing else holds, and its abort
+    // would then never reach the command.
+    const given = opts.signal;
+    const onAbort = (): void => controller.abort(given?.reason);
+    if (given?.aborted) onAbort();
+    else given?.addEventListener('abort', onAbort, { once: true });
+    const running: Running = { controller, done: execCommand({ ...opts, signal: controller.signal }) };
     this.#running.add(running);
     try {
       return await running.done;
     } finally {
+      given?.removeEventListener('abort', onAbort);
       this.#running.delete(running);
     }
   }
