@@ -34,9 +34,6 @@ export function timeLeftMs(context: CallContext, what: string): number {
   return Math.min(left, MAX_TIMER_MS);
 }
 
-/** A context that never aborts and has no deadline, for work done outside any call. */
-export const UNBOUNDED: CallContext = Object.freeze({ signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'no limit' });
-
 /** The reason a context's signal aborted, as a ToolwardenError (ABORTED when it was aborted without one). */
 export function abortReason(signal: AbortSignal, what: string): ToolwardenError {
   return signal.reason instanceof ToolwardenError ? signal.reason : new ToolwardenError('ABORTED', `${what} was aborted`);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createBroker } from '../../runtime/broker/broker.js';
 import { createBrokerServer, type BrokerRefusal } from '../../runtime/broker/broker-server.js';
 import { CallTracker } from '../../runtime/broker/call-tracker.js';
-import { UNBOUNDED } from '../../runtime/call-context.js';
+import type { CallContext } from '../../runtime/call-context.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { WriteQuota } from '../../runtime/broker/write-quota.js';
 import { WalkPool } from '../../runtime/walk/index.js';
@@ -68,6 +68,9 @@ function setUp(): Harness {
     });
   return { calls, refusals, admitted, send, server };
 }
+
+/** A call context that never aborts and has no deadline: these tests are about the grants, not the deadlines. */
+const UNBOUNDED: CallContext = { signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'no limit' };
 
 const request = (callId: string | undefined, fields: Record<string, unknown>): Record<string, unknown> => ({ v: 1, seq: 7, ...(callId === undefined ? {} : { callId }), ...fields });
 
