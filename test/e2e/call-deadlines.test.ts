@@ -233,4 +233,3 @@ describe('an approver that never answers', () => {
     await own.close();
   });
 });
-
