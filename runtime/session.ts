@@ -215,6 +215,8 @@ export class Session {
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       if (admission.direct) return await admission.direct();
       const worker = await this.#currentWorker();
+      // Ended while the worker was being bound: its result has been given already, and its work must not start.
+      if (call.context.signal.aborted) return errorResult('ABORTED', `${name} ended before it reached its worker`);
       // The call's broker capability: its requests are served only under this id, in its context, until the call ends
       // (its signal aborts then, or earlier when it ends early).
       const grant = this.#calls.enter(name, args, call.context);
