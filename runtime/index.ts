@@ -5,7 +5,7 @@
 export { createRuntime, Runtime, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime.js';
 export { generateTokenKeyPair, type TokenKeyPair } from './token-key-pair.js';
 export type { TokenKeysOption, Ed25519KeyInput } from '../src/capability/token-keys.js';
-export { Session } from './session.js';
+export { Session, type CallOptions } from './session.js';
 export type { SessionOptions } from './session-options.js';
 export { ToolwardenError, ERROR_CODES, type ErrorCode } from '../src/errors.js';
 export type { ToolResult, TextContent } from '../src/tool-result.js';

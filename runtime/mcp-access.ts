@@ -4,6 +4,7 @@ import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type 
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import type { McpHub } from './mcp/index.js';
+import { remainingMs, type CallContext } from './call-context.js';
 
 /**
  * A session's view of the runtime's MCP servers: only the tools its capability's entries allow are listed or
@@ -61,9 +62,10 @@ export class McpAccess {
 
   /**
    * Calls an allowed MCP tool through the broker's connection. A refused name, or one the server does not list
-   * (and so the session cannot see), is TOOL_NOT_ALLOWED.
+   * (and so the session cannot see), is TOOL_NOT_ALLOWED. The request ends at the call's deadline (TIMEOUT) or when
+   * its signal aborts; either way the SDK sends the server `notifications/cancelled` for it.
    */
-  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
     const parsed = parseMcpToolName(name);
     if (!this.#hub || !parsed || !isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool)) {
       return errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`);
@@ -80,7 +82,8 @@ export class McpAccess {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);
     }
-    return this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, undefined, this.#timeoutMs);
+    const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, remainingMs(context)));
+    return this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, context.signal, timeoutMs);
   }
 }
 

@@ -50,11 +50,17 @@ export interface RuntimeOptions {
    * @default DEFAULT_BLOCKLIST unchanged
    */
   blockedPaths?: BlockedPathsOption;
+  /**
+   * Let `isolation: 'process'` sessions run their tool process without a pid namespace of its own (sandbox off or
+   * unavailable): tool code can then signal, even SIGKILL, any process of the runtime's user on the host. Without
+   * it such a session is refused with INVALID_OPTIONS. @default false
+   */
+  allowSharedPidNamespace?: boolean;
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
   'key', 'tokenKeys', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
-  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths',
+  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths', 'allowSharedPidNamespace',
 ] satisfies (keyof RuntimeOptions)[]);
 
 /** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */
@@ -72,6 +78,9 @@ export function checkRuntimeOptions(options: RuntimeOptions): void {
   }
   if (options.sandbox !== undefined && !['auto', 'required', 'off'].includes(options.sandbox)) {
     throw new ToolwardenError('INVALID_OPTIONS', `sandbox must be 'auto', 'required' or 'off', got '${String(options.sandbox)}'`);
+  }
+  if (options.allowSharedPidNamespace !== undefined && typeof options.allowSharedPidNamespace !== 'boolean') {
+    throw new ToolwardenError('INVALID_OPTIONS', `allowSharedPidNamespace must be a boolean, got ${typeof options.allowSharedPidNamespace}`);
   }
   if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
   if (options.tenantOf !== undefined && typeof options.tenantOf !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'tenantOf must be a function of the user');

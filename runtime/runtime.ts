@@ -38,6 +38,8 @@ import { checkRuntimeOptions, type RuntimeOptions, type RuntimeStats, type Token
 import { WorkerPool } from './workers/worker-pool.js';
 import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
 import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
+import type { CallContext } from './call-context.js';
+import { checkPidNamespace } from '../src/isolation/pid-namespace.js';
 
 export type { RuntimeOptions, RuntimeStats, TokenInfo } from './runtime-options.js';
 
@@ -307,7 +309,7 @@ export class Runtime {
     takeWorker: (heapMb) => this.#pool.take(heapMb),
     startToolProcess: (moduleUrls, heapMb, sandbox) => this.#startToolProcess(moduleUrls, heapMb, sandbox),
     listTools: (capability) => this.#listTools(capability),
-    admit: (session, name, args) => this.#admit(session, name, args),
+    admit: (session, name, args, context) => this.#admit(session, name, args, context),
     record: (session, name, args, result, durationMs, admission) => {
       if (this.#options.audit === undefined) return;
       const { decision, rule } = auditOutcome(admission, result);
@@ -325,9 +327,6 @@ export class Runtime {
       });
     },
     attenuate: (parent, request) => this.#attenuate(parent, request),
-    workerEnded: async (session) => {
-      await this.#sessions.get(session.id)?.services.bash.killAll();
-    },
     closed: async (session) => {
       const record = this.#sessions.get(session.id);
       this.#sessions.delete(session.id);
@@ -355,7 +354,7 @@ export class Runtime {
   }
 
   /** Visibility, argument validation and the rules (bash is decided in the broker, where it is parsed). */
-  async #admit(session: Session, name: string, args: Record<string, unknown>): Promise<Admission> {
+  async #admit(session: Session, name: string, args: Record<string, unknown>, context: CallContext): Promise<Admission> {
     const services = this.#sessions.get(session.id)?.services;
     if (!services) return { decision: 'deny', refusal: errorResult('SESSION_CLOSED', `session ${session.id} is closed`) };
     const isMcp = name.startsWith('mcp__');
@@ -365,18 +364,19 @@ export class Runtime {
       return { decision: 'deny', rule: 'capability', refusal: errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${allowed})`) };
     }
     if (name === 'bash') {
-      return { decision: 'allow' };
+      // bash's code is the broker's own: it runs on the main thread, where its process groups are killed at the call's end.
+      return { decision: 'allow', direct: () => services.bash.handle(args, context) };
     }
     try {
       if (isBuiltinTool(name)) validateBuiltinArgs(name, args);
       // No rule mentions this tool: the built-in default allows it, and the broker's guard refuses what it must.
       // apply_patch is the exception: every path it would write is checked here, before the worker reads any.
       if (name !== 'apply_patch' && !this.#services.gate.hasRulesFor(services.gateSession, name)) {
-        return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args)) };
+        return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args, context)) };
       }
       const subject = describeCall(services.paths, name, args);
-      const outcome = await this.#services.gate.enforce(services.gateSession, subject, args);
-      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args)) };
+      const outcome = await this.#services.gate.enforce(services.gateSession, subject, args, context);
+      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args, context)) };
     } catch (error) {
       const plain = toPlainError(error);
       const rule = PATH_GUARD_CODES.includes(plain.code) ? pathGuardRule(plain.code) : `admission:${plain.code}`;
@@ -412,6 +412,7 @@ export class Runtime {
   async #startToolProcess(moduleUrls: readonly string[], heapMb: number, mode: Capability['sandbox']): Promise<ToolProcess> {
     const choice = await this.#sandboxFor(mode);
     const detection = choice.sandbox.kind === 'bubblewrap' ? await this.#sandboxDetection : undefined;
+    checkPidNamespace(detection?.path !== undefined, mode, this.#options.allowSharedPidNamespace === true);
     return startToolProcess(moduleUrls, heapMb, detection?.path);
   }
 

@@ -2,11 +2,10 @@ import { ApprovalMemory } from '../src/policy/index.js';
 import type { Capability } from '../src/capability/capability.js';
 import { resolveShellCharset, type CharsetProbe } from '../src/charset.js';
 import { buildChildEnv } from '../src/child-env.js';
-import type { BrokerApi } from '../src/protocol.js';
 import type { ToolResult } from '../src/tool-result.js';
 import { auditOutcome } from '../src/audit/index.js';
 import type { AuditSink } from './audit/index.js';
-import { createBroker } from './broker/broker.js';
+import { createBroker, type BrokerFor } from './broker/broker.js';
 import { createBrokerServer, type BrokerServer } from './broker/broker-server.js';
 import { SessionPaths } from './broker/session-paths.js';
 import { WriteQuota } from './broker/write-quota.js';
@@ -21,6 +20,7 @@ import { CallTracker } from './broker/call-tracker.js';
 import { describeCall } from './call-subject.js';
 import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import type { WalkPool } from './walk/index.js';
+import { remainingMs, type CallContext } from './call-context.js';
 
 /** Runtime-wide services every session shares. */
 export interface RuntimeServices {
@@ -37,7 +37,8 @@ export interface RuntimeServices {
 /** What one session owns on the main thread. */
 export interface SessionServices {
   readonly paths: SessionPaths;
-  readonly broker: BrokerApi;
+  /** The broker for the work of one call (its signal and deadline). */
+  readonly broker: BrokerFor;
   /** The broker as the session's worker or tool process reaches it: per-call capabilities, refusals audited. */
   readonly brokerServer: BrokerServer;
   readonly bash: BashService;
@@ -45,8 +46,8 @@ export interface SessionServices {
   readonly gateSession: GateSession;
   /** The calls in flight, each under its broker capability id. */
   readonly calls: CallTracker;
-  /** web_fetch, run on the main thread. */
-  fetch(args: Record<string, unknown>): Promise<ToolResult>;
+  /** web_fetch, run on the main thread, stopped at the call's deadline or when it ends. */
+  fetch(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
 }
 
 const DEFAULT_FETCH_MAX_BYTES = 1_000_000;
@@ -90,23 +91,24 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   });
   const mcp = new McpAccess(runtime.mcp, capability);
   const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));
-  const fetch = (args: Record<string, unknown>): Promise<ToolResult> =>
+  const fetch = (args: Record<string, unknown>, context: CallContext): Promise<ToolResult> =>
     webFetch(args as unknown as Parameters<typeof webFetch>[0], {
       net: capability.net === false ? false : [...capability.net],
-      timeoutMs: capability.limits.toolTimeoutMs,
+      timeoutMs: Math.max(1, Math.min(capability.limits.toolTimeoutMs, remainingMs(context))),
       maxBytes: DEFAULT_FETCH_MAX_BYTES,
+      signal: context.signal,
     });
   const broker = createBroker({
     paths,
     quota: new WriteQuota(capability.limits.writeQuotaBytes),
     limits: capability.limits,
     walk: runtime.walk,
-    bash: (args) => bash.handle(args),
+    bash: (args, context) => bash.handle(args, context),
     fetch,
-    mcp: (tool, args) => mcp.call(tool, args),
-    admitCtx: async (tool, args) => {
+    mcp: (tool, args, context) => mcp.call(tool, args, context),
+    admitCtx: async (tool, args, context) => {
       if (!runtime.gate.hasRulesFor(gateSession, tool)) return { decision: 'allow', rule: 'default' };
-      const outcome = await runtime.gate.enforce(gateSession, describeCall(paths, tool, args), args);
+      const outcome = await runtime.gate.enforce(gateSession, describeCall(paths, tool, args), args, context);
       return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule };
     },
     auditCtx: (tool, args, admission, result, durationMs) => {

@@ -11,6 +11,9 @@ import { BoundProcess } from './isolation/bound-process.js';
 import type { ToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
+import type { CallContext } from './call-context.js';
+import { InFlightCall } from './in-flight-call.js';
+import { watchOverrun } from './overrun-watch.js';
 
 /** The runtime's verdict on a call before it reaches the worker. */
 export interface Admission {
@@ -21,8 +24,17 @@ export interface Admission {
   refusal?: ToolResult;
   /** Broker answers to send with the call (saves the worker a round trip). */
   prefetched?: Prefetched;
-  /** For tools whose code is the broker's own (MCP tools, web_fetch): runs the call on the main thread. */
+  /** For tools whose code is the broker's own (MCP tools, web_fetch, bash): runs the call on the main thread. */
   direct?: () => Promise<ToolResult>;
+}
+
+/** Options of one {@link Session.call}. */
+export interface CallOptions {
+  /**
+   * Aborting it ends the call with ABORTED at once and stops its work: the command's process group is killed, the
+   * walk's thread is replaced, an MCP request is cancelled upstream, an approver's wait ends.
+   */
+  signal?: AbortSignal;
 }
 
 /** What a session needs from its runtime; kept narrow so the session holds no runtime internals. */
@@ -32,13 +44,11 @@ export interface SessionHost {
   startToolProcess(moduleUrls: readonly string[], heapMb: number, sandbox: Capability['sandbox']): Promise<ToolProcess>;
   /** Tools visible to this capability, in listing form. */
   listTools(capability: Capability): Promise<ToolInfo[]>;
-  /** Decides a call before it reaches the worker: visibility, arguments, rules, approvals. */
-  admit(session: Session, name: string, args: Record<string, unknown>): Promise<Admission>;
+  /** Decides a call before it reaches the worker: visibility, arguments, rules, approvals (bounded by the call's context). */
+  admit(session: Session, name: string, args: Record<string, unknown>, context: CallContext): Promise<Admission>;
   /** Records a finished call in the audit stream. */
   record(session: Session, name: string, args: Record<string, unknown>, result: ToolResult, durationMs: number, admission: Admission): void;
   attenuate(parent: Session, request: NarrowRequest): Promise<Session>;
-  /** Called when the worker dies: the session's processes must die with it. */
-  workerEnded(session: Session, end: WorkerEnd): Promise<void>;
   closed(session: Session): Promise<void>;
 }
 
@@ -58,6 +68,8 @@ export class Session {
   #closed = false;
   #inFlight = 0;
   readonly #calls: CallTracker;
+  /** Calls in flight, ended with SESSION_CLOSED by {@link close}. */
+  readonly #active = new Set<InFlightCall>();
   readonly #toolListeners = new Set<() => void>();
   /** Open children from {@link attenuate}: they close with this session. */
   readonly #children = new Set<Session>();
@@ -105,13 +117,15 @@ export class Session {
   }
 
   /**
-   * Calls a tool. Never throws for a tool failure: it resolves with `isError: true` and a stable `code`.
-   * @example await session.call('read_file', { path: 'src/a.ts' })
+   * Calls a tool. Never throws for a tool failure: it resolves with `isError: true` and a stable `code`. The call
+   * ends by `toolTimeoutMs` (TIMEOUT), when `options.signal` aborts (ABORTED) or when the session closes
+   * (SESSION_CLOSED); its work is stopped each time.
+   * @example await session.call('read_file', { path: 'src/a.ts' }, { signal: AbortSignal.timeout(5_000) })
    */
-  async call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolResult> {
     const started = performance.now();
     const admission: Admission = { decision: 'allow' };
-    const result = await this.#call(name, args, admission);
+    const result = await this.#call(name, args, admission, options);
     this.#host.record(this, name, args, result, performance.now() - started, admission);
     return result;
   }
@@ -153,45 +167,78 @@ export class Session {
     return child;
   }
 
-  /** Closes the session and its children first: workers stop and every process they started is killed. Idempotent. */
+  /**
+   * Closes the session and its children first: calls in flight end with SESSION_CLOSED, workers stop and every
+   * process they started is killed. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#toolListeners.clear();
     this.#detach?.();
+    for (const call of this.#active) call.abort(new ToolwardenError('SESSION_CLOSED', `session ${this.id} closed during the call`));
     await Promise.all([...this.#children].map((child) => child.close()));
     const worker = await this.#worker?.catch(() => undefined);
     await worker?.terminate();
     await this.#host.closed(this);
   }
 
-  async #call(name: string, args: Record<string, unknown>, admission: Admission): Promise<ToolResult> {
+  async #call(name: string, args: Record<string, unknown>, admission: Admission, options: CallOptions): Promise<ToolResult> {
     if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} is closed; open a new one`);
     if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
       return errorResult('INVALID_ARGS', 'call(name, args) takes a tool name and an arguments object');
     }
+    const signal = (options as CallOptions | null | undefined)?.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return errorResult('INVALID_ARGS', 'call options.signal must be an AbortSignal');
+    if (signal?.aborted) return errorResult('ABORTED', `${name} was aborted before it started`);
     const limit = this.capability.limits.maxConcurrentCalls;
     if (this.#inFlight >= limit) {
       return errorResult('CALL_LIMIT', `session ${this.id} already has ${limit} calls in flight (limits.maxConcurrentCalls)`);
     }
     this.#inFlight += 1;
-    let leave: (() => void) | undefined;
+    const call = new InFlightCall(name, this.capability.limits.toolTimeoutMs, signal);
+    this.#active.add(call);
     try {
-      Object.assign(admission, await this.#host.admit(this, name, args));
+      return await call.settle(this.#run(name, args, admission, call));
+    } finally {
+      call.end();
+      this.#active.delete(call);
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** Admits and runs a call: on the main thread for direct tools, else in the worker, watched for overrunning. */
+  async #run(name: string, args: Record<string, unknown>, admission: Admission, call: InFlightCall): Promise<ToolResult> {
+    try {
+      Object.assign(admission, await this.#host.admit(this, name, args, call.context));
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       if (admission.direct) return await admission.direct();
       const worker = await this.#currentWorker();
-      // The call's broker capability: its requests are served only under this id, and only while it runs.
-      const call = this.#calls.enter(name, args);
-      leave = call.leave;
-      return await worker.call(name, args, this.capability.limits.toolTimeoutMs, call.callId, admission.prefetched);
+      // Ended while the worker was being bound: its result has been given already, and its work must not start.
+      if (call.context.signal.aborted) return errorResult('ABORTED', `${name} ended before it reached its worker`);
+      // The call's broker capability: its requests are served only under this id, in its context, until the call ends
+      // (its signal aborts then, or earlier when it ends early).
+      const grant = this.#calls.enter(name, args, call.context);
+      call.context.signal.addEventListener('abort', grant.leave, { once: true });
+      const work = worker.call(name, args, this.capability.limits.toolTimeoutMs, grant.callId, admission.prefetched);
+      let settled = false;
+      const markSettled = (): void => void (settled = true);
+      work.then(markSettled, markSettled);
+      // At the deadline, or when the call is aborted, the worker is stopped only if its own code is what still runs.
+      const watch = (): void =>
+        watchOverrun({
+          settled: () => settled || !worker.alive,
+          brokerBusy: () => grant.activity.pending,
+          brokerAnsweredAt: () => grant.activity.answeredAt,
+          stop: () => void worker.terminate({ reason: 'timeout', detail: `${name} ran past ${call.context.limit} in its worker` }),
+        });
+      call.atDeadline(watch);
+      call.context.signal.addEventListener('abort', watch, { once: true });
+      return await work;
     } catch (error) {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);
-    } finally {
-      leave?.();
-      this.#inFlight -= 1;
     }
   }
 
@@ -215,8 +262,10 @@ export class Session {
       toolModules: [...this.capability.toolModules],
       ...(this.capability.user === undefined ? {} : { user: this.capability.user }),
     };
+    // A replaced worker takes nothing with it: the session's processes belong to the session, not to its worker. Its
+    // successor is bound at once, so it loads its host tool modules before the next call, not inside its deadline.
     const onEnd = (end: WorkerEnd): void => {
-      if (end.reason !== 'closed') void this.#host.workerEnded(this, end);
+      if (end.reason !== 'closed' && !this.#closed) void this.#currentWorker().catch(() => undefined);
     };
     if (this.capability.isolation === 'process') return new BoundProcess(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox), this.#broker, session, onEnd);
     return new BoundWorker(await this.#host.takeWorker(heapMb), this.#broker, session, onEnd);

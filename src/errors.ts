@@ -65,7 +65,7 @@ export const ERROR_CODES = [
   'INTERNAL',
   /** The background process has already ended (or closed its stdin), so it cannot take input. */
   'PROCESS_EXITED',
-  /** The caller cancelled the operation (its AbortSignal fired) before it finished. */
+  /** The caller cancelled the call (its `signal` aborted, or an MCP client cancelled it in `serve`); its work was stopped. */
   'ABORTED',
   /**
    * A broker request from a session's worker or tool process was refused before the broker saw it: malformed, of an

@@ -47,7 +47,6 @@ export interface BrokerApi {
   glob(pattern: string, path: string | undefined): Promise<BrokerReply<{ paths: string[]; truncated: boolean }>>;
   grep(request: GrepArgs): Promise<BrokerReply<{ matches: { path: string; line: number; text: string }[]; truncated: boolean; filesScanned: number }>>;
   applyChanges(steps: ChangeStep[]): Promise<BrokerReply<{ written: string[]; deleted: string[] }>>;
-  bash(args: Record<string, unknown>): Promise<ToolResult>;
   ctxFs(op: CtxFsOp, args: Record<string, unknown>): Promise<BrokerReply<unknown>>;
   ctxExec(args: Record<string, unknown>): Promise<ToolResult>;
   ctxFetch(args: Record<string, unknown>): Promise<ToolResult>;

@@ -50,7 +50,6 @@ export function createBrokerClient(transport: BrokerTransport): BrokerForCall {
     glob: (pattern, path) => ask(callId, path === undefined ? { type: 'glob', pattern } : { type: 'glob', pattern, path }),
     grep: (request) => ask(callId, { type: 'grep', request }),
     applyChanges: (steps) => ask(callId, { type: 'applyChanges', steps }),
-    bash: (args) => ask(callId, { type: 'bash', args }),
     ctxFs: (op, args) => ask(callId, { type: 'ctxFs', op, args }),
     ctxExec: (args) => ask(callId, { type: 'ctxExec', args }),
     ctxFetch: (args) => ask(callId, { type: 'ctxFetch', args }),

@@ -6,8 +6,8 @@ import { applyPatchTool } from './tools/patch-tool.js';
 
 type Handler = (args: never, ctx: FileToolContext) => Promise<ToolResult>;
 
-// web_fetch and MCP tools run on the main thread (their code is the broker's), so they never reach a worker.
-const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch'>, Handler> = {
+// bash, web_fetch and MCP tools run on the main thread (their code is the broker's), so they never reach a worker.
+const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch' | 'bash'>, Handler> = {
   read_file: readFileTool,
   write_file: writeFileTool,
   edit_file: editFileTool,
@@ -15,7 +15,6 @@ const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch'>, Handler> = {
   list_dir: listDirTool,
   glob: globTool,
   grep: grepTool,
-  bash: (args: Record<string, unknown>, ctx) => ctx.broker.bash(args),
 };
 
 /**

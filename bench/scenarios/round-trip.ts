@@ -20,7 +20,8 @@ async function runRoundTrip(context: ScenarioContext): Promise<ScenarioOutcome> 
   const ws = makeWorkspace(context.scratch);
   const absolute = path.join(ws.root, ws.file4k);
   const noopModule = pathToFileURL(repoPath('bench/fixtures/noop-tool.mjs')).href;
-  const runtime = await createRuntime({ idleWorkers: 1, sandbox: 'off', toolModules: [noopModule] });
+  // The permission model's cost alone (sandbox off), so the tool process shares the pid namespace: opted in.
+  const runtime = await createRuntime({ idleWorkers: 1, sandbox: 'off', allowSharedPidNamespace: true, toolModules: [noopModule] });
   const echo = await startEchoWorker();
   try {
     const session = await runtime.openSession({ workspaceRoot: ws.root, tools: ['read_file', 'noop'] });

@@ -21,7 +21,7 @@ async function runSessionOpen(context: ScenarioContext): Promise<ScenarioOutcome
   const bare: number[] = [];
   const cold: number[] = [];
   const isolated: number[] = [];
-  const coldRuntime = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
+  const coldRuntime = await createRuntime({ idleWorkers: 0, sandbox: 'off', allowSharedPidNamespace: true });
   try {
     await timeBareWorkerStart();
     await openAndClose(coldRuntime, options);

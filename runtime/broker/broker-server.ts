@@ -1,9 +1,10 @@
 import { toPlainError } from '../../src/errors.js';
 import type { BrokerApi } from '../../src/protocol.js';
+import type { BrokerFor } from './broker.js';
 import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
 import { refusalOfGrant } from './call-grants.js';
-import type { CallTracker } from './call-tracker.js';
+import type { CallGrant, CallTracker } from './call-tracker.js';
 
 /** A broker request the server refused, for the audit log. */
 export interface BrokerRefusal {
@@ -21,25 +22,27 @@ export type BrokerServer = (data: unknown, reply: (response: BrokerResponse) => 
 /**
  * The main thread's end of the broker protocol for one session. Each message is checked in one place
  * (parseBrokerRequest), must name an in-flight call of this session, and must lie within that call's admission
- * (refusalOfGrant) before the broker sees it; anything else is answered BROKER_REFUSED and reported to `refused`.
+ * (refusalOfGrant) before the broker sees it; anything else is answered BROKER_REFUSED and reported to `refused`. An
+ * admitted request runs on the broker of its call's context (signal and deadline), and counts as that call's activity.
  */
-export function createBrokerServer(broker: BrokerApi, calls: CallTracker, refused: (refusal: BrokerRefusal) => void): BrokerServer {
+export function createBrokerServer(brokerFor: BrokerFor, calls: CallTracker, refused: (refusal: BrokerRefusal) => void): BrokerServer {
   return (data, reply) => {
     const parsed = parseBrokerRequest(data);
     let reason: string;
     let tool: string | undefined;
     if (parsed.ok) {
-      const grant = calls.grant(parsed.request.callId);
+      const { request } = parsed;
+      const grant = calls.grant(request.callId);
       tool = grant?.tool;
-      const outside = grant === undefined ? `call id ${parsed.request.callId} names no call in flight in this session` : refusalOfGrant(grant, parsed.request);
-      if (outside === undefined) {
-        void dispatch(broker, parsed.request).then(
-          (value) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: parsed.request.seq, reply: value }),
-          (error: unknown) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: parsed.request.seq, reply: failure(parsed.request.type, toPlainError(error)) }),
+      const outside = grant === undefined ? `call id ${request.callId} names no call in flight in this session` : refusalOfGrant(grant, request);
+      if (outside === undefined && grant !== undefined) {
+        void serve(brokerFor, grant, request).then(
+          (value) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: request.seq, reply: value }),
+          (error: unknown) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: request.seq, reply: failure(request.type, toPlainError(error)) }),
         );
         return;
       }
-      reason = outside;
+      reason = String(outside);
     } else {
       reason = parsed.reason;
     }
@@ -61,6 +64,18 @@ function failure(type: string | undefined, error: { code: string; message: strin
   return { ok: false, error };
 }
 
+/** Runs an admitted request in its call's context, counted as the call's broker activity while it runs. */
+async function serve(brokerFor: BrokerFor, grant: CallGrant, request: BrokerRequest): Promise<unknown> {
+  const { activity } = grant;
+  activity.pending += 1;
+  try {
+    return await dispatch(brokerFor(grant.context), request);
+  } finally {
+    activity.pending -= 1;
+    activity.answeredAt = performance.now();
+  }
+}
+
 function dispatch(broker: BrokerApi, request: BrokerRequest): Promise<unknown> {
   switch (request.type) {
     case 'readFile':
@@ -77,8 +92,6 @@ function dispatch(broker: BrokerApi, request: BrokerRequest): Promise<unknown> {
       return broker.grep(request.request);
     case 'applyChanges':
       return broker.applyChanges(request.steps);
-    case 'bash':
-      return broker.bash(request.args);
     case 'ctxFs':
       return broker.ctxFs(request.op, request.args);
     case 'ctxExec':

@@ -3,6 +3,7 @@ import type { Limits } from '../../src/limits.js';
 import type { BrokerApi, BrokerReply, GrepArgs } from '../../src/protocol.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { WalkPool } from '../walk/index.js';
+import { timeLeftMs, type CallContext } from '../call-context.js';
 import { createCtxHandlers, type CtxServices } from './ctx-requests.js';
 import { applyChangeSet, listDirectory, readExistingTextFile, readTextFile, writeTextFile } from './file-ops.js';
 import type { SessionPaths } from './session-paths.js';
@@ -14,16 +15,24 @@ export interface BrokerServices extends CtxServices {
   readonly quota: WriteQuota;
   readonly limits: Readonly<Limits>;
   readonly walk: WalkPool;
-  bash(args: Record<string, unknown>): Promise<ToolResult>;
+  /** bash for a host tool's `ctx.exec`, within the requesting call's context. */
+  bash(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
 }
 
+/** A session's broker for the work of one call: walks stop at its deadline and with its signal. */
+export type BrokerFor = (context: CallContext) => BrokerApi;
+
 /**
- * Builds a session's broker: the operations the main thread does for the session's tools. Each method resolves its
- * path arguments through the session's guard and returns plain data, and re-checks the types it is given. It is
- * reached from a worker or tool process only through the broker server (broker-server.ts), which serves a request
- * only within the admission of the call it names.
+ * Builds a session's broker: the operations the main thread does for the session's tools, each for one call (its
+ * context). Each method resolves its path arguments through the session's guard and returns plain data, and re-checks
+ * the types it is given. It is reached from a worker or tool process only through the broker server
+ * (broker-server.ts), which serves a request only within the admission of the call it names, in that call's context.
  */
-export function createBroker(services: BrokerServices): BrokerApi {
+export function createBroker(services: BrokerServices): BrokerFor {
+  return (context) => brokerFor(services, context);
+}
+
+function brokerFor(services: BrokerServices, context: CallContext): BrokerApi {
   const { paths, quota, limits, walk } = services;
   return {
     readFile: (path) => answer(() => readTextFile(paths, requireString(path, 'path'))),
@@ -33,21 +42,20 @@ export function createBroker(services: BrokerServices): BrokerApi {
     glob: (pattern, path) =>
       answer(() => {
         const root = paths.readable(optionalString(path, 'path') ?? '.');
-        return walk.glob({ root, pattern: requireString(pattern, 'pattern'), maxResults: limits.maxResults, scope: walkScope(paths) }, limits.toolTimeoutMs);
+        return walk.glob({ root, pattern: requireString(pattern, 'pattern'), maxResults: limits.maxResults, scope: walkScope(paths) }, timeLeftMs(context, 'glob'), context.signal);
       }),
-    grep: (request: GrepArgs) => answer(() => runGrep(services, request)),
+    grep: (request: GrepArgs) => answer(() => runGrep(services, request, context)),
     applyChanges: (steps) =>
       answer(() => {
         if (!Array.isArray(steps)) throw new ToolwardenError('INVALID_ARGS', 'steps must be an array');
         return applyChangeSet(paths, quota, steps);
       }),
-    bash: (args) => services.bash(args),
-    ...createCtxHandlers(services, (grepArgs) => runGrep(services, grepArgs)),
+    ...createCtxHandlers(services, context, (grepArgs) => runGrep(services, grepArgs, context)),
   };
 }
 
-/** grep through the walk pool, capped by the session's maxResults. */
-function runGrep(services: BrokerServices, request: GrepArgs): ReturnType<WalkPool['grep']> {
+/** grep through the walk pool, capped by the session's maxResults, stopped by the walk itself at the call's deadline. */
+function runGrep(services: BrokerServices, request: GrepArgs, context: CallContext): ReturnType<WalkPool['grep']> {
   const { paths, limits, walk } = services;
   const root = paths.readable(optionalString(request.path, 'path') ?? '.');
   const asked = request.maxResults === undefined ? limits.maxResults : Number(request.maxResults);
@@ -61,7 +69,8 @@ function runGrep(services: BrokerServices, request: GrepArgs): ReturnType<WalkPo
       ...(request.ignoreCase === undefined ? {} : { ignoreCase: Boolean(request.ignoreCase) }),
       ...(request.glob === undefined ? {} : { glob: requireString(request.glob, 'glob') }),
     },
-    limits.toolTimeoutMs,
+    timeLeftMs(context, 'grep'),
+    context.signal,
   );
 }
 

@@ -49,8 +49,6 @@ function refusalOfBuiltin(grant: CallGrant, request: BrokerRequest): string | un
       const fields = new Set([...Object.keys(asked), ...Object.keys(args)]);
       return [...fields].every((field) => same(field, asked[field])) ? undefined : notFor(grant, request);
     }
-    case 'bash':
-      return grant.tool === 'bash' && sameValue(args, request.args) ? undefined : notFor(grant, request);
     default:
       return notFor(grant, request);
   }

@@ -1,4 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { CallContext } from '../call-context.js';
+
+/** The broker requests of one call in flight, for telling a host that waits on the broker from one that overran. */
+export interface BrokerActivity {
+  /** Requests of the call being served. */
+  pending: number;
+  /** `performance.now()` when the broker last answered one; -Infinity if never. */
+  answeredAt: number;
+}
 
 /** What the main thread admitted one call for: the broker serves a request only within its call's grant. */
 export interface CallGrant {
@@ -10,6 +19,9 @@ export interface CallGrant {
   readonly hostTool: boolean;
   /** The built-in requests already served for this call: each is served once (see refusalOfGrant). */
   readonly served: Set<string>;
+  /** The call's signal and deadline: the broker's work for it runs in this context. */
+  readonly context: CallContext;
+  readonly activity: BrokerActivity;
 }
 
 /**
@@ -26,11 +38,20 @@ export class CallTracker {
     this.#isHostTool = isHostTool;
   }
 
-  /** Records an admitted call as in flight under a fresh id; `leave` ends it (idempotent). */
-  enter(tool: string, args: Record<string, unknown>): { callId: string; leave: () => void } {
+  /** Records an admitted call as in flight under a fresh id, with its context; `leave` ends it (idempotent). */
+  enter(tool: string, args: Record<string, unknown>, context: CallContext): { callId: string; activity: BrokerActivity; leave: () => void } {
     const callId = randomUUID();
-    this.#grants.set(callId, Object.freeze({ callId, tool, args, hostTool: this.#isHostTool(tool), served: new Set<string>() }));
-    return { callId, leave: () => void this.#grants.delete(callId) };
+    const grant: CallGrant = Object.freeze({
+      callId,
+      tool,
+      args,
+      hostTool: this.#isHostTool(tool),
+      served: new Set<string>(),
+      context,
+      activity: { pending: 0, answeredAt: Number.NEGATIVE_INFINITY },
+    });
+    this.#grants.set(callId, grant);
+    return { callId, activity: grant.activity, leave: () => void this.#grants.delete(callId) };
   }
 
   /** The grant of an in-flight call of this session, or undefined. */

@@ -4,6 +4,7 @@ import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { applyEdit } from '../../src/text/edit.js';
 import type { BrokerServices } from './broker.js';
 import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
+import { timeLeftMs, type CallContext } from '../call-context.js';
 
 /** How a ctx request fared against the rules, for the audit log. */
 export interface CtxAdmission {
@@ -14,12 +15,12 @@ export interface CtxAdmission {
 
 /** What the broker needs to serve host tools' `ctx` requests. */
 export interface CtxServices {
-  /** Applies the rules (and the approver) to a ctx request as if it were a call of `tool`. */
-  admitCtx(tool: string, args: Record<string, unknown>): Promise<CtxAdmission>;
+  /** Applies the rules (and the approver, its wait bounded by `context`) to a ctx request as if it were a call of `tool`. */
+  admitCtx(tool: string, args: Record<string, unknown>, context: CallContext): Promise<CtxAdmission>;
   /** Records a ctx request in the audit stream. */
   auditCtx(tool: string, args: Record<string, unknown>, admission: CtxAdmission, result: ToolResult, durationMs: number): void;
-  fetch(args: Record<string, unknown>): Promise<ToolResult>;
-  mcp(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  fetch(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
+  mcp(tool: string, args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): void;
 }
 
@@ -39,16 +40,18 @@ type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' |
 /**
  * The broker's `ctx*` methods (the broker server passes them on only for a host tool's call): each goes through the same
  * rules and approvals as the built-in tool it stands for (file rules for ctx.fs, bash for ctx.exec, web_fetch for
- * ctx.fetch, the MCP tool's name for ctx.mcp.call), and is audited as `ctx:<tool>`.
+ * ctx.fetch, the MCP tool's name for ctx.mcp.call), and is audited as `ctx:<tool>`. Its work (an approver's wait, a
+ * command, a walk, a fetch, an MCP request) runs in the requesting call's context: it stops at that call's deadline,
+ * or when that call ends.
  */
-export function createCtxHandlers(services: BrokerServices, grep: (args: GrepArgs) => Promise<unknown>): CtxHandlers {
+export function createCtxHandlers(services: BrokerServices, context: CallContext, grep: (args: GrepArgs) => Promise<unknown>): CtxHandlers {
   const run = async (tool: string, args: Record<string, unknown>, work: () => Promise<ToolResult>, gated = true): Promise<ToolResult> => {
     const started = performance.now();
     let admission: CtxAdmission | undefined;
     let result: ToolResult;
     try {
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolwardenError('INVALID_ARGS', `arguments of ctx ${tool} must be an object`);
-      admission = gated ? await services.admitCtx(tool, args) : { decision: 'allow' };
+      admission = gated ? await services.admitCtx(tool, args, context) : { decision: 'allow' };
       result = admission.refusal ?? (await work());
     } catch (error) {
       const plain = toPlainError(error);
@@ -64,21 +67,21 @@ export function createCtxHandlers(services: BrokerServices, grep: (args: GrepArg
       if (tool === undefined) return { ok: false, error: { code: 'INVALID_ARGS', message: `unknown ctx.fs operation '${String(op)}'` } };
       let value: unknown;
       const result = await run(tool, args, async () => {
-        value = await fsOperation(services, grep, op, args);
+        value = await fsOperation(services, context, grep, op, args);
         return { content: [{ type: 'text', text: `ctx.fs.${op} done` }] };
       });
       if (result.isError) return { ok: false, error: { code: result.code ?? 'INTERNAL', message: (result.content[0]?.text ?? '').replace(/^[A-Z_]+: /, '') } };
       return { ok: true, value };
     },
     // bash applies its rules itself, per parsed command, for the built-in tool and ctx.exec alike.
-    ctxExec: (args) => run('bash', args, () => services.bash({ ...args, action: 'exec' }), false),
-    ctxFetch: (args) => run('web_fetch', args, () => services.fetch(args)),
-    ctxMcp: (tool, args) => run(String(tool), args, () => services.mcp(String(tool), args)),
+    ctxExec: (args) => run('bash', args, () => services.bash({ ...args, action: 'exec' }, context), false),
+    ctxFetch: (args) => run('web_fetch', args, () => services.fetch(args, context)),
+    ctxMcp: (tool, args) => run(String(tool), args, () => services.mcp(String(tool), args, context)),
     log: async (level, message, data) => services.log(level, String(message), data),
   };
 }
 
-async function fsOperation(services: BrokerServices, grep: (args: GrepArgs) => Promise<unknown>, op: CtxFsOp, args: Record<string, unknown>): Promise<unknown> {
+async function fsOperation(services: BrokerServices, context: CallContext, grep: (args: GrepArgs) => Promise<unknown>, op: CtxFsOp, args: Record<string, unknown>): Promise<unknown> {
   const { paths, quota, limits, walk } = services;
   const path = (): string => {
     if (typeof args['path'] !== 'string') throw new ToolwardenError('INVALID_ARGS', `ctx.fs.${op}: path must be a string`);
@@ -106,7 +109,7 @@ async function fsOperation(services: BrokerServices, grep: (args: GrepArgs) => P
       return statPath(paths, path());
     case 'glob': {
       const root = paths.readable(typeof args['path'] === 'string' ? args['path'] : '.');
-      const found = await walk.glob({ root, pattern: text('pattern'), maxResults: limits.maxResults, scope: { roots: [paths.scope.workspaceRoot, ...paths.scope.readRoots] } }, limits.toolTimeoutMs);
+      const found = await walk.glob({ root, pattern: text('pattern'), maxResults: limits.maxResults, scope: { roots: [paths.scope.workspaceRoot, ...paths.scope.readRoots] } }, timeLeftMs(context, 'ctx.fs.glob'), context.signal);
       return found.paths;
     }
     case 'grep':

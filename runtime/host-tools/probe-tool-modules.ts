@@ -18,7 +18,7 @@ export function toModuleUrls(modules: readonly string[]): string[] {
 }
 
 // No call is ever in flight in a probe, so this server refuses every request (BROKER_REFUSED).
-const NO_BROKER: BrokerServer = createBrokerServer({} as BrokerApi, new CallTracker(() => false), () => undefined);
+const NO_BROKER: BrokerServer = createBrokerServer(() => ({}) as BrokerApi, new CallTracker(() => false), () => undefined);
 
 /**
  * Loads host tool modules in a throwaway tool host, under the same restrictions as a session's, and returns their

@@ -12,7 +12,8 @@ import type { ToolProcess } from './start-tool-process.js';
 /**
  * A tool host process bound to one session. The broker is served on the `broker` channel (each request checked against
  * the admission of the call it names) and the process's tool host is wrapped on the `host` channel, both multiplexed over the one IPC
- * channel. A timeout or close kills the whole process (it may not start children, so nothing outlives it).
+ * channel. Stopping it (the session's overrun watch, or close) kills the whole process (it may not start children, so
+ * nothing outlives it).
  */
 export class BoundProcess implements ToolHostConnection {
   readonly #process: ToolProcess;
@@ -55,12 +56,9 @@ export class BoundProcess implements ToolHostConnection {
     return this.#ended === undefined;
   }
 
-  /** Runs a tool call; a timeout kills the process, a crash ends every pending call with WORKER_CRASHED. */
+  /** Runs a tool call; a crash ends every pending call with WORKER_CRASHED. The session owns the deadline (see BoundWorker.call). */
   async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return endedResult(this.#ended, name, timeoutMs);
-    const timer = setTimeout(() => {
-      void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
-    }, timeoutMs);
     try {
       const outcome = await this.#untilEnd(this.#host.callTool(name, args, callId, prefetched));
       if (!('ended' in outcome)) return outcome.value;
@@ -70,8 +68,6 @@ export class BoundProcess implements ToolHostConnection {
     } catch (error) {
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
       return endedResult(end, name, timeoutMs);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -2,6 +2,7 @@ import { APPROVAL_RULES } from '../../src/audit/index.js';
 import { toPlainError } from '../../src/errors.js';
 import { decide, subjectKey, type ApprovalMemory, type ApprovalOption, type Decision, type PermissionSpec, type PolicySubject } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import { untilDeadline, type CallContext } from '../call-context.js';
 
 /** What the host's approver is asked for an `ask` decision. */
 export interface ApprovalRequest {
@@ -19,6 +20,12 @@ export interface ApprovalRequest {
   dangerous: boolean;
   /** The answers the approver may give. */
   options: ApprovalOption[];
+  /**
+   * Aborts when the answer is no longer wanted: the call's deadline passed (reason TIMEOUT), the caller aborted it
+   * (ABORTED) or the session closed (SESSION_CLOSED). The call is refused with that code whatever comes later; an
+   * approver showing a prompt should take it down.
+   */
+  signal: AbortSignal;
 }
 
 /** The host's approver: answers an `ask`. Throwing or answering anything else counts as deny. */
@@ -64,8 +71,8 @@ export class PolicyGate {
     return mentions(this.#host) || session.permissions.some(mentions);
   }
 
-  /** Decides a call, asking the approver when the rules say so. */
-  async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>): Promise<GateOutcome> {
+  /** Decides a call, asking the approver when the rules say so; the wait for an answer ends with the call's context. */
+  async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome> {
     const verdict = decide({ host: this.#host, session: session.permissions }, subject, session.memory);
     const where = verdict.item ? ` (for '${verdict.item}')` : '';
     if (verdict.decision === 'allow') return { decision: 'allow', rule: verdict.gate === 'remembered' ? APPROVAL_RULES.remembered : verdict.rule };
@@ -76,7 +83,9 @@ export class PolicyGate {
     if (!this.#approve) {
       return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}, and no approver is configured (createRuntime({ approve }))`, { rule: verdict.rule }) };
     }
+    const wait = untilDeadline(context, `the approval of ${subject.tool}`);
     const request: ApprovalRequest = {
+      signal: wait.signal,
       sessionId: session.id,
       user: session.user,
       tool: subject.tool,
@@ -89,10 +98,17 @@ export class PolicyGate {
     };
     let answer: unknown;
     try {
-      answer = await this.#approve(request);
+      answer = await answerOrAbort(this.#approve, request);
     } catch (error) {
+      if (wait.signal.aborted) {
+        // Not the approver's answer: the call's deadline, an abort or the session's close ended the wait.
+        const plain = toPlainError(wait.signal.reason);
+        return { decision: 'deny', rule: verdict.rule, refusal: errorResult(plain.code, `${reason}; ${plain.message}`, { rule: verdict.rule }) };
+      }
       const message = toPlainError(error).message;
       return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver failed: ${message}`, { rule: verdict.rule }) };
+    } finally {
+      wait.dispose();
     }
     if (answer === 'allow-always' && verdict.options.includes('allow-always')) {
       session.memory.remember(subjectKey(subject));
@@ -102,4 +118,18 @@ export class PolicyGate {
     if (answer === 'allow' || answer === 'allow-always') return { decision: 'allow', rule: APPROVAL_RULES.once };
     return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`, { rule: verdict.rule }) };
   }
+}
+
+/** The approver's answer, or a rejection as soon as the request's signal aborts (an approver may never answer). */
+function answerOrAbort(approve: Approver, request: ApprovalRequest): Promise<unknown> {
+  const { signal } = request;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve()
+      .then(() => approve(request))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

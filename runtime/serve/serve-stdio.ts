@@ -47,6 +47,8 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioServe
       process.stdin.off('end', onEnd);
       await server.close().catch(() => undefined);
       await rt.close();
+      // Closed by a signal while the client still holds the pipe open: stdin would keep the process alive.
+      process.stdin.destroy();
       log(`session ${session.id} closed`);
       markDone();
     })();

@@ -8,7 +8,9 @@ import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
 import { canonicalize } from '../sandbox/host-sys.js';
-import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { ForegroundCommands } from '../processes/foreground.js';
+import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
@@ -34,12 +36,14 @@ export interface BashServiceOptions {
 
 /**
  * One session's bash tool on the main thread: every command is parsed and path-checked, put through the rules
- * and approvals, then run (inside the OS sandbox when there is one) in its own process group. Background
- * processes live in the session's registry and die with the session or its worker.
+ * and approvals, then run (inside the OS sandbox when there is one) in its own process group. Foreground and
+ * background processes belong to the session (not to its worker) and die with it; a foreground command also dies
+ * with its call (abort, or the call's deadline), killed by the code that spawned it.
  */
 export class BashService {
   readonly #options: BashServiceOptions;
   #registry: ProcessRegistry | undefined;
+  readonly #foreground = new ForegroundCommands();
   #warned = false;
   #closed = false;
 
@@ -47,14 +51,14 @@ export class BashService {
     this.#options = options;
   }
 
-  /** Runs one bash call; never throws. */
-  async handle(args: Record<string, unknown>): Promise<ToolResult> {
+  /** Runs one bash call within its call's context (approval wait, command deadline, abort); never throws. */
+  async handle(args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
     try {
       if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed');
       if (!this.#options.capability.tools.includes('bash')) {
         throw new ToolwardenError('TOOL_NOT_ALLOWED', "running commands needs 'bash' in the session's tools");
       }
-      return this.#withWarning(await this.#run(parseBashArgs(args), args));
+      return this.#withWarning(await this.#run(parseBashArgs(args), args, context));
     } catch (error) {
       const plain = toPlainError(error);
       // details carry the deciding rule of a refusal, which the runtime puts in the audit event.
@@ -62,31 +66,28 @@ export class BashService {
     }
   }
 
-  /** Kills every process the session started (whole groups) and waits for them. Idempotent. */
-  async killAll(): Promise<void> {
-    await this.#registry?.closeAll();
-    this.#registry = undefined;
-  }
-
   /** Background processes of the session still running. */
   get runningProcesses(): number {
     return this.#registry?.list().filter((process) => process.status === 'running').length ?? 0;
   }
 
-  /** Kills everything and refuses later calls. */
+  /** Kills every process the session started, foreground and background (whole groups), refuses later calls, and waits. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    await this.killAll();
+    await Promise.all([this.#foreground.close(), this.#registry?.closeAll()]);
   }
 
-  async #run(request: BashRequest, args: Record<string, unknown>): Promise<ToolResult> {
+  async #run(request: BashRequest, args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
     const limits = this.#options.capability.limits;
     switch (request.action) {
       case 'exec': {
-        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
-        const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+        // The approval wait is bounded by the call's deadline; the command's own timeout starts when it is spawned.
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context);
+        const ownMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+        const leftMs = timeLeftMs(context, `command "${request.command}"`);
+        const timeoutMs = Math.min(ownMs, leftMs);
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
-        const outcome = await execCommand({
+        const outcome = await this.#foreground.run({
           command: request.command,
           cwd,
           env: this.#options.env(),
@@ -95,12 +96,20 @@ export class BashService {
           encoding: this.#options.encoding,
           shell: this.#options.shell,
           wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
+          signal: context.signal,
         });
-        const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
+        if (outcome.aborted) {
+          guard?.finish();
+          // The call's signal (abort, close, its end), or the session's close of its foreground commands.
+          const reason = context.signal.aborted ? abortReason(context.signal, 'the command') : new ToolwardenError('SESSION_CLOSED', 'the session closed');
+          throw new ToolwardenError(reason.code, `${reason.message}; the command's process group was killed: ${request.command}`);
+        }
+        const limit = ownMs <= leftMs ? `${timeoutMs} ms` : `its call's deadline (${context.limit})`;
+        const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, limit, []), outcome);
         return withRule(guard === undefined ? result : this.#withBlockedCheck(result, guard.finish()), rule);
       }
       case 'start': {
-        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context);
         const snapshot = await this.#processes().start(request.command, cwd);
         return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot, admittedBy: rule });
       }
@@ -130,7 +139,7 @@ export class BashService {
   }
 
   /** The static check, then the rules and approvals; returns the checked working directory and the deciding rule. */
-  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>): Promise<{ cwd: string; rule: string }> {
+  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>, context: CallContext): Promise<{ cwd: string; rule: string }> {
     const { paths, gate, gateSession, sandbox, env } = this.#options;
     const cwd = paths.workingDirectory(cwdInput ?? '.');
     if (!fs.existsSync(cwd)) throw new ToolwardenError('NOT_FOUND', `cwd ${cwdInput} does not exist`);
@@ -141,7 +150,7 @@ export class BashService {
       throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`, details);
     }
     // Each command's static verdict is its own default, so the refusal names the command and reason that decided.
-    const outcome = await gate.enforce(gateSession, describeShellCheck(check), args);
+    const outcome = await gate.enforce(gateSession, describeShellCheck(check), args, context);
     if (outcome.refusal) {
       const text = outcome.refusal.content[0]?.text ?? '';
       throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', text.replace(/^[A-Z_]+: /, ''), { rule: outcome.rule });

@@ -1,8 +1,11 @@
 import type { ExecOutcome } from '../processes/index.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
 
-/** Turns an exec outcome into a result: stdout, stderr and the exit status as text and as structured fields. */
-export function formatExecResult(command: string, outcome: ExecOutcome, timeoutMs: number, notes: readonly string[]): ToolResult {
+/**
+ * Turns an exec outcome into a result: stdout, stderr and the exit status as text and as structured fields. `limit`
+ * names what ended a timed-out command: its own timeout (`700 ms`) or its call's deadline.
+ */
+export function formatExecResult(command: string, outcome: ExecOutcome, limit: string, notes: readonly string[]): ToolResult {
   const parts: string[] = [...notes];
   if (outcome.stdout) parts.push(outcome.stdout.replace(/\n$/, ''));
   if (outcome.stdoutDropped > 0) parts.push(`[stdout truncated: ${outcome.stdoutDropped} more characters dropped]`);
@@ -22,7 +25,7 @@ export function formatExecResult(command: string, outcome: ExecOutcome, timeoutM
     stderrDropped: outcome.stderrDropped,
   };
   if (outcome.timedOut) {
-    return errorResult('TIMEOUT', `command ran past ${timeoutMs} ms and its process group was killed: ${command}\n${parts.join('\n')}`, structured);
+    return errorResult('TIMEOUT', `command ran past ${limit} and its process group was killed: ${command}\n${parts.join('\n')}`, structured);
   }
   return okResult(parts.join('\n'), structured);
 }

@@ -50,15 +50,15 @@ export class BoundWorker implements ToolHostConnection {
     return this.#ended === undefined;
   }
 
-  /** Runs a tool call; a timeout terminates the worker, a crash ends every pending call with WORKER_CRASHED. */
+  /**
+   * Runs a tool call; a crash ends every pending call with WORKER_CRASHED. The deadline is not kept here: the session
+   * owns it, and terminates the worker (reason 'timeout', named with `timeoutMs`) only when the worker's code overran.
+   */
   async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return endedResult(this.#ended, name, timeoutMs, this.#idle.output);
     let settleEnd!: (end: WorkerEnd) => void;
     const ended = new Promise<WorkerEnd>((resolve) => (settleEnd = resolve));
     this.#pending.add(settleEnd);
-    const timer = setTimeout(() => {
-      void this.terminate({ reason: 'timeout', detail: `${name} ran past toolTimeoutMs=${timeoutMs}` });
-    }, timeoutMs);
     try {
       const outcome = await Promise.race([this.#host.callTool(name, args, callId, prefetched), ended]);
       if (isWorkerEnd(outcome)) return endedResult(outcome, name, timeoutMs, this.#idle.output);
@@ -68,7 +68,6 @@ export class BoundWorker implements ToolHostConnection {
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
       return endedResult(end, name, timeoutMs, this.#idle.output);
     } finally {
-      clearTimeout(timer);
       this.#pending.delete(settleEnd);
     }
   }

@@ -11,8 +11,8 @@ export interface ToolHostConnection {
   /** Whether the host is still usable; a dead one is replaced on the next call. */
   readonly alive: boolean;
   /**
-   * Runs a tool call under its broker capability `callId`; a timeout stops the host (TIMEOUT), a crash ends pending
-   * calls with WORKER_CRASHED.
+   * Runs a tool call under its broker capability `callId`; a crash ends pending calls with WORKER_CRASHED. The session
+   * keeps the deadline and stops a host whose own code overran (TIMEOUT, `timeoutMs` named in the message).
    */
   call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult>;
   /** Listing entries of the host tools the host loaded; throws when a module failed to load. */

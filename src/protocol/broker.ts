@@ -22,7 +22,6 @@ export type BrokerRequest =
   | Request<'glob', { pattern: string; path?: string }>
   | Request<'grep', { request: GrepArgs }>
   | Request<'applyChanges', { steps: ChangeStep[] }>
-  | Request<'bash', { args: PlainObject }>
   | Request<'ctxFs', { op: CtxFsOp; args: PlainObject }>
   | Request<'ctxExec', { args: PlainObject }>
   | Request<'ctxFetch', { args: PlainObject }>
@@ -60,7 +59,6 @@ const SHAPES: Readonly<Record<BrokerRequestType, Shape>> = {
   glob: { pattern: req('string'), path: opt('string') },
   grep: { request: req('grep') },
   applyChanges: { steps: req('steps') },
-  bash: { args: req('plain') },
   ctxFs: { op: req('ctxOp'), args: req('plain') },
   ctxExec: { args: req('plain') },
   ctxFetch: { args: req('plain') },
@@ -69,7 +67,7 @@ const SHAPES: Readonly<Record<BrokerRequestType, Shape>> = {
 };
 
 /** Request types whose reply is a ToolResult; the others reply with a BrokerReply (log with nothing). */
-export const TOOL_RESULT_REQUESTS: ReadonlySet<BrokerRequestType> = new Set(['bash', 'ctxExec', 'ctxFetch', 'ctxMcp']);
+export const TOOL_RESULT_REQUESTS: ReadonlySet<BrokerRequestType> = new Set(['ctxExec', 'ctxFetch', 'ctxMcp']);
 
 const BASE_KEYS = new Set(['v', 'type', 'seq', 'callId']);
 const CTX_OPS = new Set(['readFile', 'writeFile', 'editFile', 'list', 'stat', 'glob', 'grep']);

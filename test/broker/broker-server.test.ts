@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createBroker } from '../../runtime/broker/broker.js';
 import { createBrokerServer, type BrokerRefusal } from '../../runtime/broker/broker-server.js';
 import { CallTracker } from '../../runtime/broker/call-tracker.js';
+import type { CallContext } from '../../runtime/call-context.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { WriteQuota } from '../../runtime/broker/write-quota.js';
 import { WalkPool } from '../../runtime/walk/index.js';
@@ -68,31 +69,32 @@ function setUp(): Harness {
   return { calls, refusals, admitted, send, server };
 }
 
+/** A call context that never aborts and has no deadline: these tests are about the grants, not the deadlines. */
+const UNBOUNDED: CallContext = { signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'no limit' };
+
 const request = (callId: string | undefined, fields: Record<string, unknown>): Record<string, unknown> => ({ v: 1, seq: 7, ...(callId === undefined ? {} : { callId }), ...fields });
 
 describe('per-call broker capabilities', () => {
   it('serves the legitimate requests of each built-in call, under its id', async () => {
     const h = setUp();
-    const read = h.calls.enter('read_file', { path: 'a.txt' });
+    const read = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
     expect(await h.send(request(read.callId, { type: 'readFileStrict', path: 'a.txt' }))).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
-    const write = h.calls.enter('write_file', { path: 'b.txt', content: 'beta' });
+    const write = h.calls.enter('write_file', { path: 'b.txt', content: 'beta' }, UNBOUNDED);
     expect(await h.send(request(write.callId, { type: 'writeFile', path: 'b.txt', content: 'beta' }))).toMatchObject({ ok: true, value: { bytes: 4 } });
-    const edit = h.calls.enter('edit_file', { path: 'b.txt', old_string: 'beta', new_string: 'gamma' });
+    const edit = h.calls.enter('edit_file', { path: 'b.txt', old_string: 'beta', new_string: 'gamma' }, UNBOUNDED);
     expect(await h.send(request(edit.callId, { type: 'readFileStrict', path: 'b.txt' }))).toMatchObject({ ok: true });
     expect(await h.send(request(edit.callId, { type: 'writeFile', path: 'b.txt', content: 'gamma' }))).toMatchObject({ ok: true });
-    const list = h.calls.enter('list_dir', {});
+    const list = h.calls.enter('list_dir', {}, UNBOUNDED);
     expect(await h.send(request(list.callId, { type: 'listDir' }))).toMatchObject({ ok: true });
-    const glob = h.calls.enter('glob', { pattern: '*.txt' });
+    const glob = h.calls.enter('glob', { pattern: '*.txt' }, UNBOUNDED);
     expect(await h.send(request(glob.callId, { type: 'glob', pattern: '*.txt' }))).toMatchObject({ ok: true });
-    const grep = h.calls.enter('grep', { pattern: 'alpha', ignoreCase: true });
+    const grep = h.calls.enter('grep', { pattern: 'alpha', ignoreCase: true }, UNBOUNDED);
     expect(await h.send(request(grep.callId, { type: 'grep', request: { pattern: 'alpha', ignoreCase: true } }))).toMatchObject({ ok: true });
     const patch = '*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch\n';
-    const apply = h.calls.enter('apply_patch', { patch });
+    const apply = h.calls.enter('apply_patch', { patch }, UNBOUNDED);
     expect(await h.send(request(apply.callId, { type: 'readFile', path: 'c.txt' }))).toMatchObject({ ok: true });
     expect(await h.send(request(apply.callId, { type: 'applyChanges', steps: [{ kind: 'write', path: 'c.txt', content: 'c\n' }] }))).toMatchObject({ ok: true });
-    const bash = h.calls.enter('bash', { command: 'true' });
-    expect(await h.send(request(bash.callId, { type: 'bash', args: { command: 'true' } }))).toMatchObject({ content: [{ text: 'ran true' }] });
-    const host = h.calls.enter('my_tool', {});
+    const host = h.calls.enter('my_tool', {}, UNBOUNDED);
     expect(await h.send(request(host.callId, { type: 'ctxFs', op: 'readFile', args: { path: 'a.txt' } }))).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
     expect(await h.send(request(host.callId, { type: 'ctxMcp', tool: 'mcp__x__y', args: {} }))).toMatchObject({ content: [{ text: 'called' }] });
     expect(await h.send(request(host.callId, { type: 'log', level: 'info', message: 'hi', data: { a: [1] } }))).toBeUndefined();
@@ -101,21 +103,23 @@ describe('per-call broker capabilities', () => {
 
   it('applies the rules of the built-in tool to each ctx request of a host tool call', async () => {
     const h = setUp();
-    const host = h.calls.enter('my_tool', {});
+    const host = h.calls.enter('my_tool', {}, UNBOUNDED);
     expect(await h.send(request(host.callId, { type: 'ctxFs', op: 'readFile', args: { path: 'secret/s.txt' } }))).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
     expect(h.admitted).toEqual(['read_file']);
   });
 
   it('serves each request of a built-in call once: a replay is refused', async () => {
     const h = setUp();
-    const write = h.calls.enter('write_file', { path: 'once.txt', content: 'x' });
+    const write = h.calls.enter('write_file', { path: 'once.txt', content: 'x' }, UNBOUNDED);
     const asked = request(write.callId, { type: 'writeFile', path: 'once.txt', content: 'x' });
     expect(await h.send(asked)).toMatchObject({ ok: true });
     expect(await h.send(asked)).toMatchObject({ ok: false, error: { code: 'BROKER_REFUSED', message: expect.stringContaining('already served') } });
-    const bash = h.calls.enter('bash', { command: 'true' });
-    expect(await h.send(request(bash.callId, { type: 'bash', args: { command: 'true' } }))).toMatchObject({ content: [{ text: 'ran true' }] });
-    expect(await h.send(request(bash.callId, { type: 'bash', args: { command: 'true' } }))).toMatchObject({ isError: true, code: 'BROKER_REFUSED' });
-    expect(h.refusals).toHaveLength(2);
+    const host = h.calls.enter('my_tool', {}, UNBOUNDED);
+    const exec = request(host.callId, { type: 'ctxExec', args: { command: 'true' } });
+    expect(await h.send(exec)).toMatchObject({ content: [{ text: 'ran true' }] });
+    // A host tool's ctx requests are each checked against the rules instead, so they may repeat.
+    expect(await h.send(exec)).toMatchObject({ content: [{ text: 'ran true' }] });
+    expect(h.refusals).toHaveLength(1);
   });
 
   type Ids = { read: string; write: string; host: string; finished: string; otherSession: string };
@@ -126,7 +130,8 @@ describe('per-call broker capabilities', () => {
     ['other content under a write_file id', ({ write }) => request(write, { type: 'writeFile', path: 'b.txt', content: 'pwned' })],
     ['another path under a write_file id', ({ write }) => request(write, { type: 'writeFile', path: 'secret/w.txt', content: 'beta' })],
     ['a listing under a read_file id', ({ read }) => request(read, { type: 'listDir', path: 'secret' })],
-    ['bash under a read_file id', ({ read }) => request(read, { type: 'bash', args: { command: 'cat secret/s.txt' } })],
+    ['bash under a read_file id (bash runs on the main thread, never through the broker)', ({ read }) => request(read, { type: 'bash', args: { command: 'cat secret/s.txt' } })],
+    ['ctx.exec under a built-in call id', ({ read }) => request(read, { type: 'ctxExec', args: { command: 'cat secret/s.txt' } })],
     ['a ctx request under a built-in call id', ({ read }) => request(read, { type: 'ctxFs', op: 'readFile', args: { path: 'secret/s.txt' } })],
     ['a built-in op under a host tool id', ({ host }) => request(host, { type: 'readFileStrict', path: 'secret/s.txt' })],
     ["a finished call's id", ({ finished }) => request(finished, { type: 'readFileStrict', path: 'a.txt' })],
@@ -146,14 +151,14 @@ describe('per-call broker capabilities', () => {
   it.each(FORGED)('refuses %s with BROKER_REFUSED and reports it', async (_name, make) => {
     const h = setUp();
     const other = setUp();
-    const ended = h.calls.enter('read_file', { path: 'a.txt' });
+    const ended = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
     ended.leave();
     const ids: Ids = {
-      read: h.calls.enter('read_file', { path: 'a.txt' }).callId,
-      write: h.calls.enter('write_file', { path: 'b.txt', content: 'beta' }).callId,
-      host: h.calls.enter('my_tool', {}).callId,
+      read: h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED).callId,
+      write: h.calls.enter('write_file', { path: 'b.txt', content: 'beta' }, UNBOUNDED).callId,
+      host: h.calls.enter('my_tool', {}, UNBOUNDED).callId,
       finished: ended.callId,
-      otherSession: other.calls.enter('read_file', { path: 'a.txt' }).callId,
+      otherSession: other.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED).callId,
     };
     const reply = (await h.send(make(ids))) as { code?: string; error?: { code?: string } };
     expect(reply.code ?? reply.error?.code).toBe('BROKER_REFUSED');
@@ -171,7 +176,7 @@ describe('per-call broker capabilities', () => {
     ['a comlink APPLY', { id: 'x', type: 'APPLY', path: ['readFileStrict'], argumentList: [{ type: 'RAW', value: 'a.txt' }] }],
   ])('reports a message with no seq (%s) and answers nothing', async (_name, data) => {
     const h = setUp();
-    h.calls.enter('read_file', { path: 'a.txt' });
+    h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
     expect(await h.send(data, 200)).toBe('no reply');
     expect(h.refusals).toHaveLength(1);
     expect(({} as Record<string, unknown>)['tw_polluted']).toBeUndefined();
@@ -185,7 +190,7 @@ describe('per-call broker capabilities', () => {
 
   it('refuses what a compromised worker thread posts on its broker port, and serves its legitimate request', async () => {
     const h = setUp();
-    const { callId } = h.calls.enter('read_file', { path: 'a.txt' });
+    const { callId } = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (data: unknown) => h.server(data, (response: BrokerResponse) => port1.postMessage(response)));
     const code = `

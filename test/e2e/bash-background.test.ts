@@ -240,14 +240,16 @@ describe.each(MODES)('no orphans with sandbox %s', (sandbox) => {
     expect(await survivorsOf(m)).toEqual([]);
   });
 
-  it('after the worker crashes, and bash works again afterwards', async () => {
+  it('not after the worker crashes (they belong to the session), and die with the session', async () => {
     const s = await open(rt);
     const m = await startTree(s);
     const crashed = await s.call('crash', {});
     expect(crashed).toMatchObject({ isError: true, code: 'WORKER_CRASHED' });
-    expect(await survivorsOf(m)).toEqual([]);
+    await pause(300);
+    expect(processesWith(`sleep ${m}`).length).toBeGreaterThanOrEqual(3);
     const after = await s.call('bash', { command: 'echo alive' });
     expect(field(after, 'stdout')).toBe('alive\n');
     await s.close();
+    expect(await survivorsOf(m)).toEqual([]);
   });
 });

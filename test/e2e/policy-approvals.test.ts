@@ -42,6 +42,7 @@ describe('approvals', () => {
         reason: expect.stringContaining("session rule bash.ask 'echo *'"),
         dangerous: false,
         options: ['allow', 'deny', 'allow-always'],
+        signal: expect.any(AbortSignal),
       },
     ]);
     await rt.close();

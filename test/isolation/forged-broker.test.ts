@@ -12,7 +12,7 @@ let session: Session;
 const events: AuditEvent[] = [];
 
 beforeAll(async () => {
-  rt = await createRuntime({ idleWorkers: 0, sandbox: 'off', audit: (event) => events.push(event) });
+  rt = await createRuntime({ idleWorkers: 0, sandbox: 'off', allowSharedPidNamespace: true, audit: (event) => events.push(event) });
   ws = makeTempTree('tw-forge', { 'a.txt': 'alpha\n', 'secret/s.txt': 'TOP SECRET\n' });
   session = await rt.openSession({
     workspaceRoot: ws.root,

@@ -32,7 +32,8 @@ function isRunning(pid: number): boolean {
 
 beforeAll(async () => {
   // The permission model alone: the bubblewrap layer around isolated processes is tested in sandboxed-process.test.ts.
-  rt = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
+  // Without bubblewrap the process shares the host's pid namespace, which the runtime refuses unless told otherwise.
+  rt = await createRuntime({ idleWorkers: 0, sandbox: 'off', allowSharedPidNamespace: true });
   ws = makeTempTree('tw-iso', { 'notes/a.txt': 'hello isolation\n' });
   isolated = await open({ isolation: 'process' });
 });
