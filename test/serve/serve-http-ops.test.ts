@@ -105,7 +105,7 @@ describe('serve --http shutdown', () => {
     const started = Date.now();
     await node.close();
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(await call).toBeDefined();
+    expect(await call).toMatchObject({ result: { isError: true, structuredContent: { code: 'SESSION_CLOSED' } } });
     await expect(fetch(`${base(node)}/readyz`)).rejects.toThrow();
     let left = 0;
     for (let i = 0; i < 40; i++) {

@@ -81,12 +81,29 @@ export class ServedSession {
       clearTimeout(this.#idleTimer);
       if (this.#id !== undefined) this.#registry.unregister(this.#id);
       this.#detach();
-      await this.#server.close().catch(() => undefined);
+      // The session first: calls in flight end with SESSION_CLOSED and their answers still reach the client over the
+      // open transport (for up to a second), rather than the client waiting on a request that was cut off.
       await this.session.close();
       await this.#owner?.close();
+      await this.#answered(1_000);
+      await this.#server.close().catch(() => undefined);
       this.#registry.log(`session ${this.#id ?? '(uninitialized)'} of ${this.user} closed: ${reason}`);
     })();
     return this.#closing;
+  }
+
+  /** Resolves once no POST of this session is open, or after `ms`. */
+  #answered(ms: number): Promise<void> {
+    if (this.#active === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (this.#active === 0 || Date.now() - started >= ms) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 10);
+    });
   }
 
   #armIdleTimer(): void {
