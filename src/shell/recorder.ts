@@ -271,6 +271,7 @@ export class Recorder {
   /** Records a removal: a write, plus a dangerous-removal entry when the target is catastrophic. */
   removal(word: Word, recursive: boolean, cwds: Cwds, command: string): void {
     this.access(word, 'write', cwds, command, false);
+    if (recursive) this.removeTree(word, cwds, command);
     this.markRemoved(word, cwds, command);
     if (word.value === null) {
       if (recursive) this.dangerous(word.source, command, 'a recursive removal of a target only known at run time');
@@ -283,6 +284,23 @@ export class Recorder {
       const target = resolveFrom(base, glob ? glob.base : word.value);
       const reason = findDangerousTarget(target, this.ctx);
       if (reason && (!glob || glob.wholeDirectory)) this.dangerous(word.source, command, glob ? `${word.source} empties ${target}: ${reason}` : reason);
+    }
+  }
+
+  // A recursive removal unlinks every entry below (a nested repository's .git/config too): each is a write, up to
+  // MAX_TREE_ENTRIES; a target outside the workspace is refused by its own access, so it is not walked.
+  private removeTree(word: Word, cwds: Cwds, command: string): void {
+    if (word.value === null) return;
+    const root = posix.resolve(this.ctx.workspaceRoot);
+    for (const cwd of cwds) {
+      if (cwd === null) continue;
+      for (const name of word.glob ? this.listGlob(word, cwd, command) : [word.value]) {
+        const where = this.place(cwd, name);
+        if (!('path' in where) || !where.path.startsWith(`${root}/`) || this.ctx.fs.kind(where.path) !== 'dir') continue;
+        const entries = entriesInTree(this.ctx.fs, where.path, false);
+        if (entries === null) this.unresolvedWord(name, command, `the tree it removes has more than ${MAX_TREE_ENTRIES} entries, so a blocked file in it cannot be ruled out`);
+        for (const entry of entries ?? []) this.record(posix.join(where.path, entry.rel), 'write', '/', command, false);
+      }
     }
   }
 
