@@ -56,6 +56,15 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln', spec: OptionSpec = COPY_SPECS
       else api.read(word);
     }
     for (const word of destination) api.write(word);
+    // A backup renames what was at the destination to NAME + suffix (`cp -b -S rc a .bash` makes .bashrc).
+    if (hasOption(parsed, 'b', 'backup', 'S', 'suffix')) {
+      const suffix = optionValues(parsed, 'S', 'suffix')[0]?.value ?? '~';
+      for (const dest of destination) {
+        if (dest.value === null || dest.glob) continue;
+        api.write(syntheticWord(`${dest.value}${suffix}`));
+        for (const word of into === 'no' ? [] : sources) if (word.value !== null) api.write(syntheticWord(posix.join(dest.value, `${posix.basename(word.value)}${suffix}`)));
+      }
+    }
   };
 }
 
@@ -143,7 +152,13 @@ export const ddFiles: Extractor = (args, api) => {
       api.unresolved(word, 'a dd operand the checker does not know', word.value === null ? 'path' : 'unknown');
       continue;
     }
-    if (DD_READS.has(key)) api.read(subWord(word, eq + 1));
-    if (DD_WRITES.has(key)) api.write(subWord(word, eq + 1));
+    const file = subWord(word, eq + 1);
+    // bash expands `~` after the `=` of a word shaped like an assignment, even as an argument (`if=~` is $HOME).
+    if ((DD_READS.has(key) || DD_WRITES.has(key)) && /^~|:~/.test(file.value ?? '')) {
+      api.unresolved(word, 'bash expands the ~ after = here, to a home directory the check does not follow');
+      continue;
+    }
+    if (DD_READS.has(key)) api.read(file);
+    if (DD_WRITES.has(key)) api.write(file);
   }
 };
