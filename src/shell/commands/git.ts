@@ -20,6 +20,8 @@ const TREE_WRITERS = new Set([
   'checkout', 'switch', 'restore', 'reset', 'stash', 'merge', 'rebase', 'cherry-pick', 'revert', 'pull', 'apply', 'am',
   'clone', 'init', 'sparse-checkout', 'worktree', 'submodule',
 ]);
+// Subcommands whose operands are all pathspecs (elsewhere only what follows `--` is).
+const PATHSPECS = new Set(['add', 'rm', 'blame', 'annotate', 'check-ignore', 'ls-files']);
 const GIT_MV: OptionSpec = { short: 'fknv', long: ['force', 'dry-run', 'verbose', 'sparse'] };
 // Configuration keys whose value is a command, a path git runs, or where hooks come from: never lifted by a rule.
 const RUNS_SOMETHING = /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|worktree|attributesfile|excludesfile)|alias\.|.*\.(command|cmd|helper|program|tool|textconv|process|clean|smudge|driver|path)$|diff\.external|sequence\.editor|credential\.|filter\.|gpg\.|include\.|includeif\.|protocol\.|uploadpack\.|receive\.|url\.|http\.|remote\.|pager\.|interactive\.|web\.|man\.|browser\.|instaweb\.|submodule\.|safe\.)/i;
@@ -84,6 +86,11 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't')) api.read(word);
   if ((sub === 'diff' && rest.some((w) => w.value === '--no-index')) || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
+  } else {
+    // git looks at a pathspec on disk before refusing one outside the repository (`git add ../outside/x` stats it).
+    const dashes = rest.findIndex((w) => w.value === '--');
+    const pathspecs = PATHSPECS.has(sub) ? parsed.operands : dashes === -1 ? [] : rest.slice(dashes + 1);
+    for (const word of pathspecs) if (word.value !== null && (word.value.startsWith('/') || word.value.split('/').includes('..'))) api.read(word);
   }
   if (sub === 'clone' || sub === 'init') {
     const target = sub === 'clone' ? parsed.operands[1] : parsed.operands[0];
@@ -99,7 +106,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
 
 // Why the subcommand writes files from the repository, or null for the forms that leave the working tree alone:
 // `checkout -b NAME` / `switch -c NAME` (a new branch at HEAD), `restore --staged`, `reset` without --hard/--merge/
-// --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached` and the like.
+// --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached`, `worktree list`.
 function treeWrite(sub: string, rest: Word[]): string | null {
   const words = rest.map((w) => w.value);
   const has = (...names: string[]): boolean => words.some((w) => w !== null && names.includes(w));
@@ -120,6 +127,8 @@ function treeWrite(sub: string, rest: Word[]): string | null {
       return ['list', 'show', 'create', 'store'].includes(operands[0] ?? '') ? null : writes;
     case 'apply':
       return has('--index', '--3way', '-3', '--apply') || !has('--check', '--stat', '--numstat', '--summary', '--cached') ? 'writes the files the patch names into the working tree' : null;
+    case 'worktree':
+      return operands[0] === 'list' ? null : writes;
     case 'init':
     case 'clone':
       return 'makes a repository (its .git/config and hooks) and checks out files named by the repository';
