@@ -313,6 +313,17 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
   { command: "cp -r nested n2", family: 5, evidence: "mkdirat @B@/ws/n2/.git/hooks", pending: false },
   { command: "cp -l ../ro/ref.txt x; echo hi >> x", family: 3, evidence: "linkat @B@/ro/ref.txt", pending: false },
   { command: "ln -sr ../outside/secret.txt sub/l && cat sub/l", family: 3, evidence: "openat @B@/outside/secret.txt", pending: false },
+  // Found by the seed-11 differential run on the branch, and the backup-suffix shape found beside it.
+  { command: "tar -cf o.tar --remove-files nested", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
+  { command: "realpath --str --relative-to=link-out-dir src/../a.txt", family: 3, evidence: "faccessat2 @B@/outside", pending: false },
+  { command: "realpath -se --relative-to ../outside data.json", family: 3, evidence: "faccessat2 @B@/outside", pending: false },
+  { command: "git --no-pager blame @B@/ws-evil/secret.txt", family: 4, evidence: "newfstatat @B@/ws-evil", pending: false },
+  { command: "cd src/deep && mkfifo @B@/ws/out4.txt && git --no-pager add @B@/outside/secret.txt", family: 4, evidence: "newfstatat @B@/outside", pending: false },
+  { command: "git -C sub blame /etc/passwd >> ./out3.txt", family: 4, evidence: "newfstatat /etc", pending: false },
+  { command: "F=@B@/ws-evil/secret.txt; basename */secret.txt &> sub/w.txt", family: 5, evidence: "newfstatat @B@/outside/secret.txt", pending: false },
+  { command: "cd src/deep && dd if=~ of=\"out5.txt\" count=1", family: 3, evidence: "openat @B@/home", pending: false },
+  { command: "echo evil > .bash; cp -b -S rc a.txt .bash", family: 3, evidence: "renameat @B@/ws/.bashrc", pending: false },
+  { command: "echo evil > .bash; mv --backup --suffix=rc a.txt .bash", family: 3, evidence: "renameat @B@/ws/.bashrc", pending: false },
 ];
 
 /**
@@ -344,4 +355,11 @@ export const NEAR_MISSES: readonly string[] = [
   'cp -r src dst && cat dst/x.ts',
   'mv sub sub2 && cat sub2/inner.txt',
   'cp -l a.txt hard && echo x >> hard',
+  'cp -b a.txt b.txt',
+  'sed -i.bak s/a/b/ a.txt',
+  'realpath --relative-to=src a.txt',
+  'git add a.txt src',
+  'git blame -L 1,2 a.txt',
+  'rm -rf sub',
+  'dd if=a.txt of=b.txt',
 ];
