@@ -306,5 +306,95 @@ const STATEFUL: CommandGen[] = [
   },
 ];
 
+/**
+ * One of `harmless` (the near misses, which stay inside) or, unless benign, of `hostile` (marked so, with `tag`):
+ * for the shapes whose attack lies in the sequence, not in one path word.
+ */
+function either(g: Gen, tag: string, harmless: readonly string[], hostile: readonly string[]): string {
+  const pool = g.benign ? harmless : [...harmless, ...hostile];
+  const text = g.pick([...pool]);
+  if (hostile.includes(text)) g.hostile(tag);
+  else g.tag(tag);
+  return text;
+}
+
+// Link names the fixture does not hold, and what a link made in the line may point to.
+const LINK_NAMES = ['lnk', 'h', 'r', 'sub/l'];
+const SAFE_TARGETS = ['src', 'a.txt', 'sub', 'src/x.ts', '../ro', '../ro/ref.txt'];
+const BAD_TARGETS = ['.git/hooks', '.git', '../outside', '../outside/secret.txt', '..', 'self', '/etc', 'link-out-dir', 'nested/.git'];
+
+/**
+ * What a command line does to the tree and a later command follows: archives extracted (evil.tar's members are a
+ * link out then a member through it, `.bashrc`, `../` and absolute names), git writing the tree from the
+ * repository (which tracks `.vscode/settings.json` and a link out, missing from the tree), links made and then
+ * written or read through, copies and renames of blocked directories.
+ */
+const LINE_EFFECTS: CommandGen[] = [
+  {
+    name: 'archive',
+    weight: 3,
+    benign: true,
+    build: (g) =>
+      either(g, 'effect:archive',
+        ['tar -xOf evil.tar', 'tar -tvf evil.tar', 'tar -tf evil.tar', 'tar -xOf archive.tar', 'tar -x --to-stdout -f archive.tar a.txt', 'tar -cf o.tar src', 'tar -cf o.tar --remove-files sub', 'tar -czf o.tgz -C src .', 'unzip -l evil.zip', 'unzip -p evil.zip x'],
+        ['tar -xf evil.tar', `tar -xf evil.tar -C ${g.dir()}`, 'tar xf evil.tar lnout lnout/pwned', 'tar -xkf evil.tar .bashrc', 'tar -xPf evil.tar', 'tar --extract --file=evil.tar .vscode/settings.json', 'cat evil.tar | tar -x',
+          'tar -cf o.tar --remove-files .git/hooks', 'tar -cf o.tar --remove-files nested', 'unzip -o evil.zip', 'tar -xf evil.tar && cat lnout/secret.txt']),
+  },
+  {
+    name: 'git-writer',
+    weight: 3,
+    benign: true,
+    build: (g) =>
+      either(g, 'effect:git-writer',
+        ['git checkout -b topic', 'git switch -c topic', 'git restore --staged a.txt', 'git reset -q HEAD^', 'git reset -q --soft HEAD^', 'git stash list', 'git mv a.txt c.txt', 'git status --short', 'git log --oneline -2', 'git diff HEAD^ --stat', 'git apply --check /dev/null'],
+        ['git checkout -- .', 'git checkout -q HEAD -- tracked-out && cat tracked-out/secret.txt', 'git restore .', 'git reset -q --hard', 'git stash -q', 'git stash -q && git stash pop -q', `git init -q ${g.write()}`,
+          'git init -q n2', 'git clone -q nested n3', 'git worktree add -q wt2', `git mv a.txt ${g.write()}`, 'git mv a.txt .bashrc', 'git checkout -q HEAD~1', 'git switch -q --detach HEAD~1']),
+  },
+  {
+    name: 'link-then',
+    weight: 5,
+    benign: true,
+    build: (g) => {
+      const name = g.pick(LINK_NAMES);
+      const bad = !g.benign && g.chance(0.6);
+      const target = g.pick(bad ? BAD_TARGETS : SAFE_TARGETS);
+      const leaf = g.pick(['ref.txt', 'pre-commit', 'hooks/pre-commit', 'secret.txt', 'x.ts', 'new.txt']);
+      const act = g.pick([`echo x > ${name}/${leaf}`, `cat ${name}/${leaf}`, `cp a.txt ${name}/`, `echo x >> ${name}`, `cat ${name}`, `tee ${name}/${leaf} < a.txt`, `ls ${name}/`]);
+      const writes = /^(echo|cp|tee)/.test(act);
+      // A link to a read root is harmless to read through, not to write through; links to .git or out never are.
+      if (bad || (writes && target.startsWith('../ro'))) g.hostile('effect:link-then');
+      else g.tag('effect:link-then');
+      return g.pick([
+        `ln -s ${target} ${name} && ${act}`,
+        `ln -sf ${target} ${name}; ${act}`,
+        `true; for i in 1 2; do ${act}; ln -sfn ${target} ${name}; done`,
+        `ln -s ${target} ${name} && (${act})`,
+        `ln -s ${target} ${name} | true; ${act}`,
+      ]);
+    },
+  },
+  {
+    name: 'carry-link',
+    weight: 2,
+    benign: true,
+    build: (g) =>
+      either(g, 'effect:carry-link',
+        ['cp -r src dst && cat dst/x.ts', 'mv sub sub2 && cat sub2/inner.txt', 'cp -a sub sub3 && cat sub3/inner.txt', 'cp -l a.txt hard && echo x >> hard', 'mv src-link s2 && cat s2/x.ts'],
+        ['mv link-out-dir foo && cat foo/secret.txt', 'mv rel-out foo; cat foo/secret.txt', 'cp -P link-out-file foo; cat foo', 'cp -a link-out-dir foo; cat foo/secret.txt', 'cp -l ../ro/ref.txt x; echo hi >> x',
+          'cp -s ../ro/ref.txt x; echo hi >> x', 'mkdir d && ln -s ../.. d/up && cat d/up/outside/secret.txt', 'ln -sr ../outside/secret.txt sub/l && cat sub/l',
+          'mkdir t; ln -s ../../ro t/r; mv t t2; echo x > t2/r/ref.txt']),
+  },
+  {
+    name: 'rename-blocked',
+    weight: 2,
+    benign: true,
+    build: (g) =>
+      either(g, 'effect:rename-blocked',
+        ['mv src/* sub/', 'cp -r src dst', 'mkdir -p x/.git; mv sub x/.git', 'mv a.txt c.txt && cat c.txt'],
+        ['mv .git g && echo x > g/hooks/pre-commit', 'mv nested n2', 'cp -r nested n2', 'mv nested/.git ng', 'mkdir -p q/.git && mv sub q/.git/hooks', 'mv a.txt .bashrc', 'cp a.txt .vscode/settings.json',
+          'mv sub .vscode', 'mkdir -p x/.git; mkdir hooks; touch hooks/pre-commit; mv hooks x/.git', 'cp -r nested/.git n2.git']),
+  },
+];
+
 /** Every command generator, by name. */
-export const COMMAND_GENS: readonly CommandGen[] = [...READERS, ...WRITERS, ...FILE_OPS, ...LANGS, ...WRAPPED, ...PATH_FREE, ...STATEFUL];
+export const COMMAND_GENS: readonly CommandGen[] = [...READERS, ...WRITERS, ...FILE_OPS, ...LANGS, ...WRAPPED, ...PATH_FREE, ...STATEFUL, ...LINE_EFFECTS];

@@ -86,6 +86,14 @@ export function buildFixture(base: string): FixtureLayout {
   git(l.ws, 'init', '-q');
   git(l.ws, 'add', 'a.txt', 'b.txt', 'src');
   git(l.ws, 'commit', '-q', '-m', 'init');
+  // Tracked but missing from the tree: a blocked editor config and a link out, which `git checkout -- .`,
+  // `git restore`, `git stash`, `git reset --hard` would write back.
+  put(path.join(l.ws, '.vscode', 'settings.json'), '{"terminal.integrated.shell.linux": "./evil.sh"}\n');
+  fs.symlinkSync('../outside', path.join(l.ws, 'tracked-out'));
+  git(l.ws, 'add', '-f', '.vscode/settings.json', 'tracked-out');
+  git(l.ws, 'commit', '-q', '-m', 'tracked traps');
+  fs.rmSync(path.join(l.ws, '.vscode'), { recursive: true });
+  fs.rmSync(path.join(l.ws, 'tracked-out'));
   put(path.join(l.ws, 'nested', 'file.txt'), 'nested\n');
   git(path.join(l.ws, 'nested'), 'init', '-q');
   git(path.join(l.ws, 'nested'), 'add', 'file.txt');
@@ -98,7 +106,30 @@ export function buildFixture(base: string): FixtureLayout {
   // The trap a nested repository sets: any git command in it would run the script.
   fs.appendFileSync(path.join(l.ws, 'nested', '.git', 'config'), `[core]\n\tfsmonitor = ${evil}\n\thooksPath = ${l.outside}/hooks\n`);
   execFileSync('tar', ['-cf', path.join(l.ws, 'archive.tar'), '-C', l.ws, 'a.txt', 'sub'], { stdio: 'ignore' });
+  buildHostileArchives(l);
   return l;
+}
+
+/**
+ * Archives whose members attack extraction, in the workspace: `evil.tar` holds `lnout -> ../outside` then
+ * `lnout/pwned` written through it, `.bashrc`, `.vscode/settings.json`, `../pwned-by-tar` and an absolute name in
+ * the canary directory; `evil.zip` holds a link out and a `../` name.
+ */
+function buildHostileArchives(l: FixtureLayout): void {
+  const stage = path.join(l.base, '.stage');
+  fs.mkdirSync(stage);
+  fs.symlinkSync('../outside', path.join(stage, 'lnout'));
+  fs.writeFileSync(path.join(stage, 'x'), 'pwned\n');
+  const tar = (...args: string[]): void => void execFileSync('tar', args, { cwd: stage, stdio: 'ignore' });
+  const archive = path.join(l.ws, 'evil.tar');
+  tar('-cf', archive, 'lnout');
+  for (const name of ['lnout/pwned', '.bashrc', '.vscode/settings.json', '../pwned-by-tar', `${l.outside}/pwned-abs`]) tar('-rPf', archive, `--transform=s,^x$,${name},`, 'x');
+  try {
+    execFileSync('zip', ['-q', '--symlinks', path.join(l.ws, 'evil.zip'), 'lnout', 'x'], { cwd: stage, stdio: 'ignore' });
+  } catch {
+    // zip is optional: unzip is not a command the checker knows, so it asks either way.
+  }
+  fs.rmSync(stage, { recursive: true, force: true });
 }
 
 /** A fresh copy of the fixture at `dest` (links copied as links, times kept so the canary diff is exact). */

@@ -1,5 +1,6 @@
 import type { Cwds, Outcome } from './cwd.js';
 import { heredocDisagreement, readHeredocs } from './heredoc.js';
+import { LinkOverlay } from './overlay.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
@@ -18,8 +19,9 @@ const MAX_COMMAND_LENGTH = 200_000;
  * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
  */
 export function analyzeShellCommand(parser: ShellParser, command: string, given: ShellContext): ShellAnalysis {
-  const ctx = { ...given, fs: memoizedFs(given.fs) };
-  const rec = new Recorder(ctx);
+  const overlay = new LinkOverlay(memoizedFs(given.fs));
+  const ctx = { ...given, fs: overlay.fs };
+  const rec = new Recorder(ctx, overlay);
   const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });
   let parseError: string | undefined;
   if (command.length > MAX_COMMAND_LENGTH) {

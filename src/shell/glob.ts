@@ -9,7 +9,8 @@ export const MAX_GLOB_MATCHES = 2000;
  * Expands a glob pattern from `cwd` as bash does with its default options (no dotglob, no globstar, no
  * extglob, nullglob off): each matching path, relative or absolute as the pattern is (a literal last segment is
  * kept even when absent); an empty list when nothing matches (bash then passes the pattern itself); null past
- * {@link MAX_GLOB_MATCHES}. Every directory bash lists on the way is pushed to `listed`.
+ * {@link MAX_GLOB_MATCHES}. Every directory bash lists on the way, and every link it stats to descend, is pushed
+ * to `listed`.
  */
 export function expandGlob(fs: ShellFs, cwd: string, pattern: string, listed: string[] = []): string[] | null {
   const absolute = pattern.startsWith('/');
@@ -35,6 +36,8 @@ export function expandGlob(fs: ShellFs, cwd: string, pattern: string, listed: st
       for (const name of names) {
         if (!matcher(name)) continue;
         const candidate = join(prefix, name);
+        // bash stats a match to see whether it is a directory to descend: through a link, that reads where it leads.
+        if (!last && fs.kind(posix.resolve(cwd, candidate)) === 'link') listed.push(posix.resolve(cwd, candidate));
         if (!last && !isDirectory(fs, posix.resolve(cwd, candidate))) continue;
         next.push(candidate);
         if (next.length > MAX_GLOB_MATCHES) return null;

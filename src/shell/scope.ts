@@ -84,6 +84,8 @@ export class Scope {
       remove: (word, recursive) => rec.removal(word, recursive, cwds, text),
       unresolved: (word, reason, kind) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason, kind),
       unknown: () => rec.unknown(name),
+      link: (dest, target, into) => rec.link(dest, target, into, cwds, text),
+      transfer: (source, dest, how) => rec.transfer(source, dest, how, cwds, text),
       run: (words) => {
         this.run(words, cwds);
       },

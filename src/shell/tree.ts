@@ -34,3 +34,33 @@ export function linksInTree(fs: ShellFs, root: string): string[] | null {
   }
   return links;
 }
+
+/** One entry under a tree's root: its path relative to the root and its kind (a final symlink not followed). */
+export interface TreeEntry {
+  rel: string;
+  kind: 'dir' | 'file' | 'link' | 'other';
+}
+
+/**
+ * Every entry under `root` (absolute, physical), as a recursive copy or move meets them: symlinks are entries of
+ * their own and not entered unless `follow` (cp -rL); null past {@link MAX_TREE_ENTRIES} entries.
+ */
+export function entriesInTree(fs: ShellFs, root: string, follow: boolean): TreeEntry[] | null {
+  const out: TreeEntry[] = [];
+  const seen = new Set<string>();
+  const stack: string[] = [''];
+  while (stack.length > 0) {
+    const rel = stack.pop() as string;
+    const physical = lookupPhysical(fs, '/', posix.join(root, rel));
+    if ('unresolved' in physical || seen.has(physical.path) || fs.kind(physical.path) !== 'dir') continue;
+    seen.add(physical.path);
+    for (const name of fs.list(physical.path) ?? []) {
+      if (out.length >= MAX_TREE_ENTRIES) return null;
+      const child = rel === '' ? name : `${rel}/${name}`;
+      const kind = fs.kind(posix.join(physical.path, name)) ?? 'other';
+      out.push({ rel: child, kind });
+      if (kind === 'dir' || (kind === 'link' && follow)) stack.push(child);
+    }
+  }
+  return out;
+}

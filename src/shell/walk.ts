@@ -15,6 +15,9 @@ const PASSES_REDIRECTS = new Set(['command', 'redirected_statement', 'list', 'pi
 /** Walks one node, recording what it does; `trailing` are redirects the parser hung on an enclosing list. */
 export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[] = []): Outcome {
   scope.tick();
+  // Links made by the commands walked so far are there for whatever comes next (a command's own redirects too,
+  // which only makes the check stricter: the lookup without the links is made as well).
+  scope.rec.settle();
   if (trailing.length > 0 && !PASSES_REDIRECTS.has(node.type)) {
     for (const redirect of trailing) walkRedirect(scope, redirect, cwds, node.text);
   }
@@ -269,10 +272,13 @@ function walkLoopOnce(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   const conditions = node.children.filter((c) => c.field === 'condition' && c.named);
   let current = cwds;
   for (let round = 0; round < 3; round++) {
+    // A link made late in the body is there when the next round starts: walk again while the line makes links.
+    const links = scope.rec.overlay.size;
     const condition = walkSequence(scope, conditions, current);
     const result = body ? walkNode(scope, body, unionCwds(condition.ok, condition.fail)) : unchanged(current);
     const next = unionCwds(current, result.ok, result.fail, condition.ok, condition.fail);
-    if (sameCwds(next, current)) return unchanged(current);
+    scope.rec.settle();
+    if (sameCwds(next, current) && scope.rec.overlay.size === links) return unchanged(current);
     current = round === 1 ? unionCwds(next, [null]) : next;
   }
   return unchanged(current);

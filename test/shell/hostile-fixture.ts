@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import { findBlockedEntry } from '../../src/path-guard/index.js';
@@ -28,6 +30,7 @@ export function createHostileFixture(): HostileFixture {
   fs.symlinkSync(outside, path.join(ws, 'link-out-dir'));
   fs.symlinkSync('../outside', path.join(ws, 'rel-out'));
   fs.symlinkSync('.', path.join(ws, 'self'));
+  buildEvilTar(path.join(ws, 'evil.tar'), outside);
   // Writes also go through the guard's blocklist, as the session's resolver does (.envrc, nested .git/config...).
   const resolver = {
     read: fx.resolver.read,
@@ -39,4 +42,21 @@ export function createHostileFixture(): HostileFixture {
     },
   };
   return { ...fx, resolver, outside };
+}
+
+/**
+ * A tar archive whose members attack extraction: `lnout -> ../outside`, then `lnout/x` written through it, `.bashrc`,
+ * `../x`, and an absolute name under `outside` (built with GNU tar's --transform; -P keeps the names as given).
+ */
+export function buildEvilTar(archive: string, outside: string): void {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-evil-tar-'));
+  try {
+    fs.symlinkSync('../outside', path.join(stage, 'lnout'));
+    fs.writeFileSync(path.join(stage, 'x'), 'evil\n');
+    const tar = (...args: string[]): void => void execFileSync('tar', args, { cwd: stage, stdio: 'ignore' });
+    tar('-cf', archive, 'lnout');
+    for (const name of ['lnout/x', '.bashrc', '.vscode/settings.json', '../x', `${outside}/pwned-by-tar`]) tar('-rPf', archive, `--transform=s,^x$,${name},`, 'x');
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
 }

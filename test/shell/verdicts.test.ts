@@ -4,7 +4,7 @@ import { analyzeShellCommand, checkShellCommand, type ShellParser } from '../../
 import { createFixture, type Fixture } from './fixture.js';
 
 type Verdict = 'allow' | 'ask' | 'deny';
-// [command, verdict, the path that decided a deny (or null; HOME stands for the home directory), dangerous removal]
+// [command, verdict, the path that decided a deny (or null; HOME and WS stand for the home and workspace), dangerous removal]
 type Case = [string, Verdict, string | null, boolean?];
 
 const CASES: Case[] = [
@@ -121,11 +121,15 @@ const CASES: Case[] = [
   ['git diff --no-index a.txt /etc/passwd', 'deny', '/etc/passwd'],
   ['git format-patch -o /tmp/patches HEAD~1', 'deny', '/tmp/patches'],
   ['git frobnicate', 'ask', null],
+  ['git checkout -- .', 'ask', null],
+  ['git checkout -b topic', 'allow', null],
+  ['git init sub', 'ask', null],
   // tar
   ['tar czf out.tgz src', 'allow', null],
   ['tar -czf /tmp/out.tgz src', 'deny', '/tmp/out.tgz'],
   ['tar -cf out.tar /etc', 'deny', '/etc'],
-  ['tar -xzf out.tgz -C src', 'allow', null],
+  ['tar -xzf out.tgz -C src', 'ask', null],
+  ['tar -xOzf out.tgz a.txt', 'allow', null],
   ['tar -xf out.tgz -C /tmp', 'deny', '/tmp'],
   ['tar -tf ../ro/ref.txt', 'allow', null],
   ['tar -xf a.tar --to-command=sh', 'ask', null],
@@ -202,7 +206,8 @@ const CASES: Case[] = [
   ['cat ~root/.ssh/id_rsa', 'ask', null],
   ['cat ~/x', 'deny', 'HOME/x'],
   ['cat .*/passwd', 'ask', null],
-  ['cat */../../x', 'deny', 'etc-link/../../x'],
+  // bash stats etc-link to descend into it: that read of /etc decides first.
+  ['cat */../../x', 'deny', 'WS/etc-link'],
   ['cat src/*.ts', 'allow', null],
   ['cat /etc/*', 'deny', '/etc'],
   ['echo /etc/*', 'deny', '/etc'],
@@ -292,6 +297,6 @@ describe('checkShellCommand verdicts', () => {
   it.each(CASES)('%s -> %s (%s)', (command, verdict, path, dangerous = false) => {
     const analysis = analyzeShellCommand(parser, command, fx.ctx);
     const check = checkShellCommand(analysis, fx.resolver, { sandboxed: false });
-    expect({ verdict: check.verdict, path: check.decidingPath ?? null, dangerous: check.dangerous }, JSON.stringify({ check, analysis })).toEqual({ verdict, path: path?.replace(/^HOME/, fx.ctx.home) ?? null, dangerous });
+    expect({ verdict: check.verdict, path: check.decidingPath ?? null, dangerous: check.dangerous }, JSON.stringify({ check, analysis })).toEqual({ verdict, path: path?.replace(/^HOME/, fx.ctx.home).replace(/^WS/, fx.ctx.workspaceRoot) ?? null, dangerous });
   });
 });

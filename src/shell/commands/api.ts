@@ -1,3 +1,4 @@
+import type { Into } from '../recorder.js';
 import type { UnresolvedKind } from '../types.js';
 import type { Word } from '../words.js';
 
@@ -18,6 +19,13 @@ export interface CommandApi {
   unresolved(word: Word | string, reason: string, kind?: UnresolvedKind): void;
   /** The command is not one the checker understands. */
   unknown(): void;
+  /**
+   * The line makes a symlink holding `target` as written (`ln -s`, `cp -s`) at `dest`, or inside it (see
+   * {@link Into}): later paths through it follow it.
+   */
+  link(dest: Word, target: string, into: Into): void;
+  /** `source` is copied or moved to `dest` (or into it): entries of a directory are written there, links kept made there. */
+  transfer(source: Word, dest: Word, how: Transfer & { into: Into }): void;
   /** Another command runs as part of this one (wrappers, find -exec, xargs). */
   run(words: Word[]): void;
   /** Whether the word names an existing directory (symlinks followed) in every cwd the command may run in. */
@@ -26,6 +34,15 @@ export interface CommandApi {
   foreignRepository(): string | null;
   /** The same api with the working directory changed to `dir` (git -C, tar -C, env -C); checks `dir` as a read. */
   chdir(dir: Word): CommandApi;
+}
+
+/** How a copy or move treats its source: `move` removes it, `follow` which links it follows, `sources` its access. */
+export interface Transfer {
+  move: boolean;
+  /** `none`: links are copied as links (mv, cp -P, cp -r); `top`: the operand is followed (cp -H, cp -rl); `all` (cp -rL). */
+  follow: 'none' | 'top' | 'all';
+  /** `write` when the copy is a hard link (cp -l): writing the copy writes the source. */
+  sources: 'read' | 'write';
 }
 
 /** Reads a command's arguments (argv without the name) and reports what it touches. */

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Word } from '../words.js';
-import { syntheticWord, type CommandApi, type Extractor } from './api.js';
-import { hasOption, optionValues, parseKnown, subWord, type OptionSpec } from './options.js';
+import { syntheticWord, type CommandApi, type Extractor, type Transfer } from './api.js';
+import { hasOption, optionValues, parseKnown, subWord, type OptionSpec, type ParsedArgs } from './options.js';
 import { access } from './simple.js';
 
 const REMOVE: OptionSpec = { short: 'dfiIprRv', long: ['force', 'interactive?', 'one-file-system', 'no-preserve-root', 'preserve-root?', 'recursive', 'dir', 'verbose', 'ignore-fail-on-non-empty', 'parents'] };
@@ -19,25 +19,67 @@ const COPY_SPECS: Readonly<Record<'cp' | 'mv' | 'ln', OptionSpec>> = {
   ln: { short: 'bdfFinLPrsS:t:Tv', long: ['backup?', 'directory', 'force', 'interactive', 'logical', 'no-dereference', 'physical', 'relative', 'symbolic', 'suffix=', 'target-directory=', 'no-target-directory', 'verbose'] },
 };
 
-/** cp, mv, ln: sources are read (moved sources removed), the destination or `-t DIR` is written. */
-export function copyLike(kind: 'cp' | 'mv' | 'ln'): Extractor {
+/**
+ * cp, mv, ln: sources are read (moved sources removed, hard-linked ones written), the destination or `-t DIR` is
+ * written. What the line leaves there is tracked for later commands: a symlink made (`ln -s`, `cp -s`) or carried
+ * (`mv` or `cp -P`/`-a`/`-r` of a link, links inside a moved or copied tree) is followed by later paths, and every
+ * entry of a copied or moved tree is written at its new place (a tree holding `.git/config` cannot land nested).
+ */
+export function copyLike(kind: 'cp' | 'mv' | 'ln', spec: OptionSpec = COPY_SPECS[kind]): Extractor {
   return (args, api) => {
-    const parsed = parseKnown(args, COPY_SPECS[kind], api);
+    const parsed = parseKnown(args, spec, api);
     const targets = optionValues(parsed, 't', 'target-directory');
     const sources = targets.length > 0 || parsed.operands.length < 2 ? parsed.operands : parsed.operands.slice(0, -1);
-    const destination = targets.length > 0 ? targets : parsed.operands.slice(sources.length);
-    const walks = kind === 'cp' && hasOption(parsed, 'L', 'dereference') && hasOption(parsed, 'r', 'R', 'recursive', 'a', 'archive');
-    const symbolic = kind === 'ln' && hasOption(parsed, 's', 'symbolic');
+    // `ln -s T` alone makes the link in the working directory.
+    const destination = targets.length > 0 ? targets : kind === 'ln' && parsed.operands.length === 1 ? [syntheticWord('.')] : parsed.operands.slice(sources.length);
+    const recursive = kind === 'cp' && hasOption(parsed, 'r', 'R', 'recursive', 'a', 'archive');
+    const follow = followed(kind, parsed, recursive);
+    const walks = kind === 'cp' && follow === 'all';
+    const symbolic = hasOption(parsed, 's', kind === 'ln' ? 'symbolic' : 'symbolic-link');
+    const hard = (kind === 'ln' && !symbolic) || (kind === 'cp' && hasOption(parsed, 'l', 'link'));
+    const entry = kind === 'ln' && hasOption(parsed, 'n', 'no-dereference');
+    const into = targets.length > 0 || sources.length > 1 ? 'yes' : hasOption(parsed, 'T', 'no-target-directory') ? 'no' : entry ? 'auto-entry' : 'auto';
+    if (kind === 'ln' && symbolic && hasOption(parsed, 'r', 'relative')) api.unresolved('--relative', 'ln --relative rewrites the target from the working directory, which the check does not follow');
+    // What lands at the destination is worked out from the tree as it stands before this command changes it.
+    for (const dest of destination) {
+      for (const word of sources) {
+        if (!symbolic) api.transfer(word, dest, { move: kind === 'mv', follow, sources: hard ? 'write' : 'read', into });
+        else if (word.value !== null) api.link(dest, word.value, into);
+      }
+    }
     for (const word of sources) {
       if (kind === 'mv') api.remove(word, true);
       else if (walks) api.walk(word);
-      else if (symbolic) linkTarget(api, word, destination, sources.length > 1 || targets.length > 0);
+      else if (symbolic && kind === 'ln') linkTarget(api, word, destination, into === 'yes');
       // A hard link is the same file under a new name: whoever may write the link writes the source.
-      else if (kind === 'ln') api.write(word);
+      else if (hard) api.write(word);
       else api.read(word);
     }
     for (const word of destination) api.write(word);
+    // A backup renames what was at the destination to NAME + suffix (`cp -b -S rc a .bash` makes .bashrc).
+    if (hasOption(parsed, 'b', 'backup', 'S', 'suffix')) {
+      const suffix = optionValues(parsed, 'S', 'suffix')[0]?.value ?? '~';
+      for (const dest of destination) {
+        if (dest.value === null || dest.glob) continue;
+        api.write(syntheticWord(`${dest.value}${suffix}`));
+        for (const word of into === 'no' ? [] : sources) if (word.value !== null) api.write(syntheticWord(posix.join(dest.value, `${posix.basename(word.value)}${suffix}`)));
+      }
+    }
   };
+}
+
+// Which links a copy follows (the last of -L, -H, -P, -d, -a wins, as in GNU cp): cp follows its operands unless
+// copying recursively; mv and ln (GNU ln hard-links a symlink itself unless -L) keep links as links.
+function followed(kind: 'cp' | 'mv' | 'ln', parsed: ParsedArgs, recursive: boolean): Transfer['follow'] {
+  if (kind === 'mv') return 'none';
+  if (kind === 'ln') return hasOption(parsed, 'L', 'logical') ? 'top' : 'none';
+  let follow: Transfer['follow'] = recursive ? 'none' : 'top';
+  for (const { name } of parsed.options) {
+    if (name === 'L' || name === 'dereference') follow = recursive ? 'all' : 'top';
+    else if (name === 'H') follow = 'top';
+    else if (name === 'P' || name === 'd' || name === 'no-dereference' || name === 'a' || name === 'archive') follow = 'none';
+  }
+  return follow;
 }
 
 // `ln -s T L` stores T as written; the kernel resolves it from L's directory (L itself when it is a directory).
@@ -110,7 +152,13 @@ export const ddFiles: Extractor = (args, api) => {
       api.unresolved(word, 'a dd operand the checker does not know', word.value === null ? 'path' : 'unknown');
       continue;
     }
-    if (DD_READS.has(key)) api.read(subWord(word, eq + 1));
-    if (DD_WRITES.has(key)) api.write(subWord(word, eq + 1));
+    const file = subWord(word, eq + 1);
+    // bash expands `~` after the `=` of a word shaped like an assignment, even as an argument (`if=~` is $HOME).
+    if ((DD_READS.has(key) || DD_WRITES.has(key)) && /^~|:~/.test(file.value ?? '')) {
+      api.unresolved(word, 'bash expands the ~ after = here, to a home directory the check does not follow');
+      continue;
+    }
+    if (DD_READS.has(key)) api.read(file);
+    if (DD_WRITES.has(key)) api.write(file);
   }
 };

@@ -1,6 +1,7 @@
 import type { Word } from '../words.js';
 import { syntheticWord, type CommandApi, type Extractor } from './api.js';
-import { optionValues, parseOptions } from './options.js';
+import { copyLike } from './file-ops.js';
+import { optionValues, parseOptions, type OptionSpec } from './options.js';
 
 const READ_ONLY = new Set([
   'status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog',
@@ -10,8 +11,18 @@ const READ_ONLY = new Set([
 const WRITING = new Set([
   'add', 'commit', 'checkout', 'switch', 'restore', 'reset', 'rm', 'mv', 'stash', 'merge', 'rebase', 'cherry-pick',
   'revert', 'pull', 'fetch', 'tag', 'branch', 'clean', 'apply', 'am', 'init', 'clone', 'push', 'remote', 'gc', 'notes',
-  'sparse-checkout', 'prune', 'repack', 'update-index', 'format-patch', 'archive',
+  'sparse-checkout', 'prune', 'repack', 'update-index', 'format-patch', 'archive', 'worktree', 'submodule',
 ]);
+// Subcommands that write the working tree from the repository's content (or make a repository): what they write,
+// and whether it is a link out or a blocked name (a tracked `.vscode/settings.json`, a new nested `.git/config`), is
+// only known from the objects, so they ask unless the form is one that leaves the tree alone (see treeWrite).
+const TREE_WRITERS = new Set([
+  'checkout', 'switch', 'restore', 'reset', 'stash', 'merge', 'rebase', 'cherry-pick', 'revert', 'pull', 'apply', 'am',
+  'clone', 'init', 'sparse-checkout', 'worktree', 'submodule',
+]);
+// Subcommands whose operands are all pathspecs (elsewhere only what follows `--` is).
+const PATHSPECS = new Set(['add', 'rm', 'blame', 'annotate', 'check-ignore', 'ls-files']);
+const GIT_MV: OptionSpec = { short: 'fknv', long: ['force', 'dry-run', 'verbose', 'sparse'] };
 // Configuration keys whose value is a command, a path git runs, or where hooks come from: never lifted by a rule.
 const RUNS_SOMETHING = /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|worktree|attributesfile|excludesfile)|alias\.|.*\.(command|cmd|helper|program|tool|textconv|process|clean|smudge|driver|path)$|diff\.external|sequence\.editor|credential\.|filter\.|gpg\.|include\.|includeif\.|protocol\.|uploadpack\.|receive\.|url\.|http\.|remote\.|pager\.|interactive\.|web\.|man\.|browser\.|instaweb\.|submodule\.|safe\.)/i;
 // Keys that change only how git formats or records, never what it runs or reads.
@@ -64,6 +75,9 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
     api.unknown();
     return;
   }
+  const writes = TREE_WRITERS.has(sub) ? treeWrite(sub, rest) : null;
+  if (writes !== null) api.unresolved(sub, `git ${sub} ${writes}, which the check cannot see, so it cannot prove they stay inside and off the blocklist`);
+  if (sub === 'mv') copyLike('mv', GIT_MV)(rest, api);
   const parsed = parseOptions(rest, { short: 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack='] });
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
@@ -72,6 +86,11 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't')) api.read(word);
   if ((sub === 'diff' && rest.some((w) => w.value === '--no-index')) || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
+  } else {
+    // git looks at a pathspec on disk before refusing one outside the repository (`git add ../outside/x` stats it).
+    const dashes = rest.findIndex((w) => w.value === '--');
+    const pathspecs = PATHSPECS.has(sub) ? parsed.operands : dashes === -1 ? [] : rest.slice(dashes + 1);
+    for (const word of pathspecs) if (word.value !== null && (word.value.startsWith('/') || word.value.split('/').includes('..'))) api.read(word);
   }
   if (sub === 'clone' || sub === 'init') {
     const target = sub === 'clone' ? parsed.operands[1] : parsed.operands[0];
@@ -82,6 +101,39 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
     if (word.value === '--') break;
     if (word.value === null) api.unresolved(word, `${word.reason}; git may read it as an option (--output, --exec...)`);
     if (word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_SHORT[sub]?.test(word.value) === true)) api.unresolved(word, `git ${sub} ${word.value} runs a program or opens an editor, which is not checked`);
+  }
+}
+
+// Why the subcommand writes files from the repository, or null for the forms that leave the working tree alone:
+// `checkout -b NAME` / `switch -c NAME` (a new branch at HEAD), `restore --staged`, `reset` without --hard/--merge/
+// --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached`, `worktree list`.
+function treeWrite(sub: string, rest: Word[]): string | null {
+  const words = rest.map((w) => w.value);
+  const has = (...names: string[]): boolean => words.some((w) => w !== null && names.includes(w));
+  const operands = words.filter((w) => w === null || !w.startsWith('-'));
+  const writes = 'writes files named by the repository into the working tree';
+  switch (sub) {
+    case 'checkout':
+    case 'switch': {
+      const create = sub === 'checkout' ? ['-b', '-B'] : ['-c', '-C', '--create', '--force-create'];
+      const flags = words.filter((w) => w !== null && w.startsWith('-'));
+      return flags.length === 1 && create.includes(flags[0] as string) && operands.length === 1 && words[0] === flags[0] ? null : writes;
+    }
+    case 'restore':
+      return has('--staged', '-S') && !has('--worktree', '-W') && !words.some((w) => w === null || /^-[a-zA-Z]*W/.test(w)) ? null : writes;
+    case 'reset':
+      return has('--hard', '--merge', '--keep', '--recurse-submodules', '-p', '--patch') ? writes : null;
+    case 'stash':
+      return ['list', 'show', 'create', 'store'].includes(operands[0] ?? '') ? null : writes;
+    case 'apply':
+      return has('--index', '--3way', '-3', '--apply') || !has('--check', '--stat', '--numstat', '--summary', '--cached') ? 'writes the files the patch names into the working tree' : null;
+    case 'worktree':
+      return operands[0] === 'list' ? null : writes;
+    case 'init':
+    case 'clone':
+      return 'makes a repository (its .git/config and hooks) and checks out files named by the repository';
+    default:
+      return writes;
   }
 }
 

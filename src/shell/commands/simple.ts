@@ -99,7 +99,7 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
   fold: { short: 'bsw:', digits: true, long: ['bytes', 'spaces', 'width='] },
   expand: { short: 'it:', digits: true, long: ['initial', 'tabs='] },
   unexpand: { short: 'at:', digits: true, long: ['all', 'first-only', 'tabs='] },
-  realpath: { short: 'eLmPqsz', long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'relative-to=', 'relative-base=', 'strip', 'no-symlinks', 'zero'] },
+  realpath: { short: 'eLmPqsz', long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'relative-to=', 'relative-base=', 'strip', 'no-symlinks', 'zero'], files: { 'relative-to': 'read', 'relative-base': 'read' } },
   readlink: { short: 'femnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero'] },
   b2sum: { short: 'bcl:tz', long: ['binary', 'length=', 'tag', 'text', 'zero', 'quiet', 'status', 'strict', 'warn', 'ignore-missing'] },
   cksum: { short: 'a:bl:tz', long: ['algorithm=', 'base64', 'length=', 'raw', 'tag', 'untagged', 'zero'] },

@@ -17,7 +17,8 @@ const LONGS: ReadonlyMap<string, 'none' | 'required' | 'optional'> = new Map([
 
 /**
  * tar: `-f` is the archive (written when creating, read otherwise), `-C` changes directory, `-T`/`-X` are read;
- * creating reads the operands, extracting writes into the directory; options that run programs ask.
+ * creating reads the operands (`--remove-files` removes them); extracting asks unless it writes to stdout (`-O`),
+ * since the archive names what is written; options that run programs ask.
  */
 export const tarFiles: Extractor = (args, outer) => {
   const options: { name: string; value: Word | undefined }[] = [];
@@ -78,10 +79,14 @@ function checkTar(options: { name: string; value: Word | undefined }[], operands
       api.write(value);
     }
   }
-  if (extracting && has('-P', '--absolute-names')) api.unresolved('-P', 'tar -P extracts members to absolute paths, which are not checked');
-  if (extracting) api.write(syntheticWord('.'));
+  const toStdout = has('-O', '--to-stdout');
+  if (extracting && !toStdout) {
+    // Member names come from the archive: `../x`, `/abs`, `.bashrc`, a link member then a member written through it.
+    api.unresolved(operands[0] ?? '-x', 'tar -x writes the members the archive names (paths, links, blocked names), which the check does not read; -O or -t do not write');
+  }
+  const removes = creating && has('--remove-files');
   for (const word of operands) {
+    if (removes) api.remove(word, true);
     if (creating) (walks ? api.walk(word) : api.read(word));
-    else if (extracting) api.write(word);
   }
 }

@@ -1,4 +1,5 @@
-import type { Extractor } from './api.js';
+import { posix } from 'node:path';
+import type { CommandApi, Extractor } from './api.js';
 import { syntheticWord } from './api.js';
 import type { Word } from '../words.js';
 import { hasOption, optionValues, parseKnown, type OptionSpec } from './options.js';
@@ -76,11 +77,29 @@ export const sedFiles: Extractor = (args, api) => {
   }
   if (hasOption(parsed, 'f', 'file')) api.unresolved('-f', 'a sed script file may read, write or run files, which is not checked');
   const inPlace = hasOption(parsed, 'i', 'in-place');
+  const suffix = optionValues(parsed, 'i', 'in-place')[0];
   for (const word of fromOptions ? parsed.operands : parsed.operands.slice(1)) {
     if (inPlace) api.write(word);
     else api.read(word);
+    if (suffix !== undefined) backupOf(api, word, suffix);
   }
 };
+
+// `sed -iSUFFIX` keeps the original as FILE + SUFFIX, or, when SUFFIX holds `*`, as SUFFIX with each `*` the file's
+// name (`-i'bak/*'`): written both from the working directory and from the file's directory.
+function backupOf(api: CommandApi, file: Word, suffix: Word): void {
+  if (suffix.value === null || file.value === null || file.glob) {
+    api.unresolved(suffix, 'where sed -i keeps the backup is only known at run time');
+    return;
+  }
+  if (!suffix.value.includes('*')) {
+    api.write(syntheticWord(`${file.value}${suffix.value}`));
+    return;
+  }
+  const name = suffix.value.replaceAll('*', posix.basename(file.value));
+  api.write(syntheticWord(name));
+  if (!name.startsWith('/')) api.write(syntheticWord(posix.join(posix.dirname(file.value), name)));
+}
 
 // awk programs that can run commands or open files by name: system(), pipes, getline, print redirection.
 const AWK_RISKY = /system|getline|\||>|ENVIRON|ARGV|ARGC|close|fflush|@load|@include|@namespace|PROCINFO/;
