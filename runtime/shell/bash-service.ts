@@ -8,7 +8,7 @@ import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
 import { canonicalize } from '../sandbox/host-sys.js';
-import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
@@ -101,12 +101,12 @@ export class BashService {
       }
       case 'status': {
         const snapshot = this.#processes().status(request.processId);
-        return okResult(describeSnapshot(snapshot), { ...snapshot });
+        return withFinding(okResult(describeSnapshot(snapshot), { ...snapshot }), snapshot.finding);
       }
       case 'logs': {
         const page = this.#processes().logs(request.processId, request.offset, request.limit);
         const note = page.truncated ? `[earlier output was dropped: the buffer now starts at offset ${page.startOffset}]\n` : '';
-        return okResult(`${note}${page.text}`, { ...page });
+        return withFinding(okResult(`${note}${page.text}`, { ...page }), page.finding);
       }
       case 'write': {
         await this.#processes().write(request.processId, request.input);
@@ -114,7 +114,7 @@ export class BashService {
       }
       case 'stop': {
         const snapshot = await this.#processes().stop(request.processId);
-        return okResult(describeSnapshot(snapshot), { ...snapshot });
+        return withFinding(okResult(describeSnapshot(snapshot), { ...snapshot }), snapshot.finding);
       }
       case 'list': {
         const processes = this.#registry?.list() ?? [];
@@ -144,10 +144,16 @@ export class BashService {
     return { cwd, rule: outcome.rule };
   }
 
-  // A background process gets the read-only mounts and stubs too; the check after it is for exec only.
-  readonly #wrap = (argv: string[], cwd: string): string[] => {
+  // Without an OS sandbox nothing is mounted, so there is no guard to start.
+  readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
+
+  /** A background process gets the same read-only mounts and stubs as exec, and the same check once it ended. */
+  readonly #processGuard = (command: string): ProcessGuard => {
     const guard = this.#blockedGuard();
-    return this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd);
+    return {
+      wrap: (argv, cwd) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd),
+      finish: () => this.#blockedFinding(guard.finish(), `a sandboxed background process ("${command}")`),
+    };
   };
 
   #blockedGuard(): BlockedGuard {
@@ -158,12 +164,18 @@ export class BashService {
 
   /** A command that created or changed a blocked path becomes BLOCKED_PATH_WRITTEN (what it created is gone). */
   #withBlockedCheck(result: ToolResult, report: BlockedReport): ToolResult {
-    const note = report.truncated ? { blockedScanTruncated: true } : {};
-    if (report.findings.length === 0) return report.truncated ? { ...result, structuredContent: { ...result.structuredContent, ...note } } : result;
+    const finding = this.#blockedFinding(report, 'a sandboxed command');
+    if (finding === undefined) return report.truncated ? { ...result, structuredContent: { ...result.structuredContent, blockedScanTruncated: true } } : result;
+    return withFinding(result, finding);
+  }
+
+  /** BLOCKED_PATH_WRITTEN for a check that found something, logged to the audit; undefined when it found nothing. */
+  #blockedFinding(report: BlockedReport, who: string): ProcessFinding | undefined {
+    if (report.findings.length === 0) return undefined;
     const described = describeFindings(report.findings);
-    this.#options.warn(`a sandboxed command wrote blocked paths: ${described}`);
-    const message = `the command wrote paths on the blocklist: ${described}\n${result.content[0]?.text ?? ''}`;
-    return errorResult('BLOCKED_PATH_WRITTEN', message, { ...result.structuredContent, ...note, blockedPaths: report.findings.map((f) => ({ ...f })) });
+    this.#options.warn(`${who} wrote blocked paths: ${described}`);
+    const details = { ...(report.truncated ? { blockedScanTruncated: true } : {}), blockedPaths: report.findings.map((f) => ({ ...f })) };
+    return { code: 'BLOCKED_PATH_WRITTEN', message: `the command wrote paths on the blocklist: ${described}`, details };
   }
 
   /** A sandboxed command that died of one of its limits becomes an error with that limit's code. */
@@ -201,6 +213,7 @@ export class BashService {
       shell: this.#options.shell,
       env: this.#options.env(),
       wrap: this.#wrap,
+      ...(this.#options.sandbox.kind === 'none' ? {} : { guard: this.#processGuard }),
     });
     return this.#registry;
   }
@@ -229,6 +242,12 @@ function hasRoom(dir: string): boolean {
 function describeSnapshot(s: ProcessSnapshot): string {
   const end = s.status === 'running' ? '' : `, ${s.signal ? `signal ${s.signal}` : `exit code ${s.exitCode}`}, ended ${s.endedAt}`;
   return `${s.processId} [${s.status}] pid ${s.pid ?? '-'}, started ${s.startedAt}${end}: ${s.command}`;
+}
+
+/** The result as the finding's error (its text after the finding's message), or unchanged without a finding. */
+function withFinding(result: ToolResult, finding: ProcessFinding | undefined): ToolResult {
+  if (finding === undefined) return result;
+  return errorResult(finding.code, `${finding.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, ...finding.details });
 }
 
 /**
