@@ -38,7 +38,7 @@ export interface ProcessFinding {
 export interface ProcessGuard {
   readonly wrap: CommandWrapper;
   /** Runs once the whole group has ended (exit, stop or close); its finding stays on the process's snapshot. */
-  finish(): ProcessFinding | undefined;
+  finish(): Promise<ProcessFinding | undefined>;
 }
 
 /** A page of a background process's interleaved stdout and stderr (see OutputRingBuffer for offsets). */
@@ -132,7 +132,7 @@ export class ProcessRegistry {
     if (this.closed) {
       group.signal('SIGKILL');
       await group.done;
-      guard?.finish();
+      await guard?.finish();
       throw new ToolwardenError('SESSION_CLOSED', `the session closed while "${command}" was starting; it was killed`);
     }
     // A child that exits or closes stdin makes writes fail with EPIPE; write() reports that, nothing may crash.
@@ -146,8 +146,8 @@ export class ProcessRegistry {
       decodeStream(group.stdout, this.opts.encoding, (text) => buffer.append(text)),
       decodeStream(group.stderr, this.opts.encoding, (text) => buffer.append(text)),
     ]);
-    entry.finished = Promise.all([group.done, decoded]).then(([exit]) => {
-      entry.finding = guard?.finish();
+    entry.finished = Promise.all([group.done, decoded]).then(async ([exit]) => {
+      entry.finding = await guard?.finish();
       entry.exit = exit;
       entry.endedAt = new Date().toISOString();
     });

@@ -92,7 +92,10 @@ export class BashService {
           wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
         });
         const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
-        return withRule(guard === undefined ? result : this.#withBlockedCheck(result, guard.finish()), rule);
+        if (guard === undefined) return withRule(result, rule);
+        const checked = this.#withBlockedCheck(result, guard.finish());
+        await guard.removeStubs();
+        return withRule(checked, rule);
       }
       case 'start': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
@@ -152,7 +155,11 @@ export class BashService {
     const guard = this.#blockedGuard();
     return {
       wrap: (argv, cwd) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd),
-      finish: () => this.#blockedFinding(guard.finish(), `a sandboxed background process ("${command}")`),
+      finish: async () => {
+        const finding = this.#blockedFinding(guard.finish(), `a sandboxed background process ("${command}")`);
+        await guard.removeStubs();
+        return finding;
+      },
     };
   };
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type Session, type ToolResult } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
@@ -112,5 +112,28 @@ describe.skipIf(!hasBwrap)('the blocklist check after a background process', () 
     expect(field(status, 'finding')).toBeUndefined();
     expect(existsSync(ws.at('src/b.txt')) && existsSync(ws.at('.gitignore'))).toBe(true);
     await s.close();
+  });
+});
+
+describe.skipIf(!hasBwrap)('stub mount points (removed off the main thread)', () => {
+  const STUBS = ['.ssh', '.aws', '.bashrc', '.envrc', '.vscode', '.mcp.json'];
+
+  it('are gone when an exec result returns, and when a background process is reported ended', async () => {
+    const ws = makeTempTree('tw-stubs', { 'a.txt': 'a\n', 'seen.sh': 'ls -a > seen.txt\n' });
+    const s = await open(ws);
+    try {
+      const exec = await s.call('bash', { command: 'sh seen.sh' });
+      expect(exec.isError ?? false, textOf(exec)).toBe(false);
+      // Inside the command the stubs were there (mounted), after it none is.
+      expect(STUBS.every((name) => readFileSync(ws.at('seen.txt'), 'utf8').split('\n').includes(name))).toBe(true);
+      expect(STUBS.filter((name) => existsSync(ws.at(name)))).toEqual([]);
+      const id = await start(s, 'sh seen.sh');
+      const status = await statusUntilEnded(s, id);
+      expect(field(status, 'exitCode'), textOf(status)).toBe(0);
+      expect(STUBS.filter((name) => existsSync(ws.at(name)))).toEqual([]);
+    } finally {
+      await s.close();
+      ws.cleanup();
+    }
   });
 });

@@ -20,7 +20,7 @@ function recordingGuard(last: string): { guard: (command: string) => ProcessGuar
       calls.push(`wrap ${command}`);
       return argv;
     },
-    finish: () => {
+    finish: async () => {
       calls.push(`finish ${existsSync(path.join(cwd, last)) ? 'after' : 'before'} the end`);
       return FINDING;
     },
@@ -61,7 +61,7 @@ describe('ProcessRegistry guard', () => {
   });
 
   it('near miss: a guard that finds nothing leaves the snapshot as it was', async () => {
-    const r = registry(() => ({ wrap: (argv) => argv, finish: () => undefined }));
+    const r = registry(() => ({ wrap: (argv) => argv, finish: async () => undefined }));
     const { processId } = await r.start('true', cwd);
     expect(await eventually(() => r.status(processId).status !== 'running')).toBe(true);
     expect('finding' in r.status(processId)).toBe(false);
