@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { diffBlockedSnapshots, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
-import { DEFAULT_SCAN_MAX_DIRS, removeCreated, removeStubLater, scanBlocked } from './blocked-scan.js';
+import { DEFAULT_SCAN_MAX_DIRS, removeCreated, scanBlocked } from './blocked-scan.js';
 
 /** A blocked path a command created or changed, and whether toolwarden removed it. */
 export interface BlockedFinding extends BlockedChange {
@@ -22,14 +22,11 @@ export interface BlockedGuard {
   readonly existing: readonly string[];
   /** Missing top-level blocked paths, to cover with an empty read-only mount. */
   readonly stubs: readonly string[];
-  /** Walks again and removes what the command created at blocked paths (a stub it filled included). */
-  finish(): BlockedReport;
   /**
-   * Removes the stubs still empty after `finish`, in parallel on libuv's thread pool: an rmdir of a directory that
-   * was a mount point takes milliseconds, and there is one stub per missing top-level blocked name. Await it
-   * before the result, so no stub outlives its command.
+   * Walks again and removes what the command created at blocked paths (a stub it filled included). The empty stubs
+   * stay: the caller removes them (removeStubLater) once no other running sandbox of the workspace mounts them.
    */
-  removeStubs(): Promise<void>;
+  finish(): BlockedReport;
 }
 
 /**
@@ -47,9 +44,6 @@ export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedE
       const changes = diffBlockedSnapshots(before, after, new Set(stubs));
       const findings = changes.map((c) => ({ ...c, removed: c.change === 'created' && removeCreated(c.path) }));
       return { findings, truncated: before.truncated || after.truncated };
-    },
-    removeStubs: async () => {
-      await Promise.all(stubs.map(removeStubLater));
     },
   };
 }

@@ -54,7 +54,11 @@ export function removeCreated(path: string): boolean {
   }
 }
 
-/** Removes a mount-point stub the sandbox made, only while it is still an empty directory (off the main thread). */
+/**
+ * Removes a mount-point stub the sandbox made, only while it is still an empty directory, on libuv's thread pool:
+ * an rmdir of a directory that was a mount point takes milliseconds, and there is one stub per missing top-level
+ * blocked name.
+ */
 export async function removeStubLater(path: string): Promise<void> {
   try {
     await rmdir(path);

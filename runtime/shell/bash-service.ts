@@ -7,6 +7,7 @@ import { DEFAULT_SANDBOX_HOME, type Sandbox, type SandboxScope } from '../../src
 import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
+import { removeStubLater } from '../sandbox/blocked-scan.js';
 import { canonicalize } from '../sandbox/host-sys.js';
 import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
@@ -42,6 +43,11 @@ export class BashService {
   #registry: ProcessRegistry | undefined;
   #warned = false;
   #closed = false;
+  /** Stub mount points of this session's running sandboxes, and how many of them mount each. */
+  readonly #stubUsers = new Map<string, number>();
+  readonly #stubsHeld = new WeakMap<BlockedGuard, readonly string[]>();
+  /** Stub removals under way: a new guard's walk waits for them, or it could take a stub for a path of its own. */
+  readonly #stubRemovals = new Set<Promise<unknown>>();
 
   constructor(options: BashServiceOptions) {
     this.#options = options;
@@ -80,6 +86,7 @@ export class BashService {
       case 'exec': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
         const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+        await this.#stubsRemoved();
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
         const outcome = await execCommand({
           command: request.command,
@@ -94,11 +101,13 @@ export class BashService {
         const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
         if (guard === undefined) return withRule(result, rule);
         const checked = this.#withBlockedCheck(result, guard.finish());
-        await guard.removeStubs();
+        await this.#releaseStubs(guard);
         return withRule(checked, rule);
       }
       case 'start': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
+        await this.#stubsRemoved();
+        // The process's guard is made synchronously inside start(), so no removal can begin in between.
         const snapshot = await this.#processes().start(request.command, cwd);
         return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot, admittedBy: rule });
       }
@@ -157,16 +166,49 @@ export class BashService {
       wrap: (argv, cwd) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd),
       finish: async () => {
         const finding = this.#blockedFinding(guard.finish(), `a sandboxed background process ("${command}")`);
-        await guard.removeStubs();
+        await this.#releaseStubs(guard);
         return finding;
       },
     };
   };
 
+  /** A guard for one sandboxed command, holding its stubs and any of another running command's it will mount. */
   #blockedGuard(): BlockedGuard {
     const { capability, paths } = this.#options;
     const root = canonicalize(capability.workspaceRoot);
-    return startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
+    const guard = startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
+    const held = [...guard.stubs, ...guard.existing.filter((p) => this.#stubUsers.has(p))];
+    for (const stub of held) this.#stubUsers.set(stub, (this.#stubUsers.get(stub) ?? 0) + 1);
+    this.#stubsHeld.set(guard, held);
+    return guard;
+  }
+
+  /**
+   * Removes (off the main thread) the stubs no other running command of the session mounts any more: removing one
+   * while another sandbox mounts it would unmount it there, or fail that sandbox's start.
+   */
+  async #releaseStubs(guard: BlockedGuard): Promise<void> {
+    const unused: string[] = [];
+    for (const stub of this.#stubsHeld.get(guard) ?? []) {
+      const users = (this.#stubUsers.get(stub) ?? 1) - 1;
+      if (users > 0) this.#stubUsers.set(stub, users);
+      else {
+        this.#stubUsers.delete(stub);
+        unused.push(stub);
+      }
+    }
+    this.#stubsHeld.delete(guard);
+    const removal = Promise.all(unused.map(removeStubLater));
+    this.#stubRemovals.add(removal);
+    try {
+      await removal;
+    } finally {
+      this.#stubRemovals.delete(removal);
+    }
+  }
+
+  async #stubsRemoved(): Promise<void> {
+    while (this.#stubRemovals.size > 0) await Promise.all(this.#stubRemovals);
   }
 
   /** A command that created or changed a blocked path becomes BLOCKED_PATH_WRITTEN (what it created is gone). */
