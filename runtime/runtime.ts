@@ -25,7 +25,7 @@ import { assertMcpConfigured } from './mcp-access.js';
 import { McpHub } from './mcp/index.js';
 import { PolicyGate, type Approver } from './policy/policy-gate.js';
 import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
-import { createSandbox, type SandboxChoice } from './sandbox/create-sandbox.js';
+import { createSandbox, featuresOf, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
 import { runSandboxSelfTest } from './sandbox/run-self-test.js';
 import type { SelfTestCheck } from '../src/sandbox/self-test.js';
@@ -413,7 +413,8 @@ export class Runtime {
     const choice = await this.#sandboxFor(mode);
     const detection = choice.sandbox.kind === 'bubblewrap' ? await this.#sandboxDetection : undefined;
     checkPidNamespace(detection?.path !== undefined, mode, this.#options.allowSharedPidNamespace === true);
-    return startToolProcess(moduleUrls, heapMb, detection?.path);
+    const sandbox = detection?.path === undefined ? undefined : { bwrapPath: detection.path, features: featuresOf(detection) };
+    return startToolProcess(moduleUrls, heapMb, sandbox);
   }
 
   #sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice> {

@@ -2,9 +2,10 @@ import { concurrency } from './concurrency.js';
 import { peer } from './peer.js';
 import { processBroker } from './process-broker.js';
 import { roundTrip } from './round-trip.js';
+import { sandboxStartup } from './sandbox-startup.js';
 import type { Scenario } from './scenario.js';
 import { sessionOpen } from './session-open.js';
 import { walks } from './walks.js';
 
 /** The scenarios of issue 8, in their numbered order. */
-export const SCENARIOS: readonly Scenario[] = [sessionOpen, roundTrip, concurrency, walks, processBroker, peer];
+export const SCENARIOS: readonly Scenario[] = [sessionOpen, roundTrip, concurrency, walks, processBroker, peer, sandboxStartup];

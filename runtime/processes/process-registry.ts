@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import iconv from 'iconv-lite';
-import { ToolwardenError } from '../../src/errors.js';
+import { ToolwardenError, type ErrorCode } from '../../src/errors.js';
 import { OutputRingBuffer } from '../../src/ring-buffer.js';
 import { decodeStream } from './decoded-output.js';
 import type { CommandWrapper, ShellSpec } from './shell.js';
@@ -23,6 +23,22 @@ export interface ProcessSnapshot {
   startedAt: string;
   endedAt: string | null;
   cwd: string;
+  /** What the process's guard found once it ended (see {@link ProcessGuard}); absent when it found nothing. */
+  finding?: ProcessFinding;
+}
+
+/** A refusal a guard found after its process ended, e.g. BLOCKED_PATH_WRITTEN; shown by status, logs, stop and list. */
+export interface ProcessFinding {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/** A check around one background process: the wrapper to spawn it with, and what to look at once it ended. */
+export interface ProcessGuard {
+  readonly wrap: CommandWrapper;
+  /** Runs once the whole group has ended (exit, stop or close); its finding stays on the process's snapshot. */
+  finish(): Promise<ProcessFinding | undefined>;
 }
 
 /** A page of a background process's interleaved stdout and stderr (see OutputRingBuffer for offsets). */
@@ -34,6 +50,7 @@ export interface ProcessLogs {
   truncated: boolean;
   status: ProcessStatus;
   exitCode: number | null;
+  finding?: ProcessFinding;
 }
 
 /** Settings of one session's registry; see `Limits` for the matching session limits. */
@@ -50,6 +67,8 @@ export interface ProcessRegistryOptions {
   /** The children's whole environment. */
   env: Record<string, string>;
   wrap?: CommandWrapper;
+  /** Makes each process's guard, which wraps it instead of `wrap` and checks after it. */
+  guard?: (command: string) => ProcessGuard;
   /** Ended processes kept for status/logs; the oldest are forgotten past this. @default 32 */
   maxRetainedEnded?: number;
 }
@@ -63,6 +82,7 @@ interface Entry {
   buffer: OutputRingBuffer;
   exit: GroupExit | undefined;
   endedAt: string | null;
+  finding: ProcessFinding | undefined;
   stopRequested: boolean;
   finished: Promise<void>;
 }
@@ -103,14 +123,16 @@ export class ProcessRegistry {
   }
 
   private async launch(command: string, cwd: string): Promise<ProcessSnapshot> {
-    const group = await spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: this.opts.wrap, stdin: 'pipe' });
+    const guard = this.opts.guard?.(command);
+    const group = await spawnGroup({ command, cwd, env: this.opts.env, shell: this.opts.shell, wrap: guard?.wrap ?? this.opts.wrap, stdin: 'pipe' });
     if (group.pid === undefined) {
-      void group.done;
+      void group.done.then(() => guard?.finish());
       throw new ToolwardenError('SPAWN_FAILED', `cannot start "${command}": the shell "${this.opts.shell.file}" could not be spawned (is it on the child's PATH?)`);
     }
     if (this.closed) {
       group.signal('SIGKILL');
       await group.done;
+      await guard?.finish();
       throw new ToolwardenError('SESSION_CLOSED', `the session closed while "${command}" was starting; it was killed`);
     }
     // A child that exits or closes stdin makes writes fail with EPIPE; write() reports that, nothing may crash.
@@ -118,13 +140,14 @@ export class ProcessRegistry {
     const buffer = new OutputRingBuffer(Math.max(2, this.opts.maxOutputChars));
     const entry: Entry = {
       processId: `proc-${this.nextId++}`, command, cwd, startedAt: new Date().toISOString(), group, buffer,
-      exit: undefined, endedAt: null, stopRequested: false, finished: Promise.resolve(),
+      exit: undefined, endedAt: null, finding: undefined, stopRequested: false, finished: Promise.resolve(),
     };
     const decoded = Promise.all([
       decodeStream(group.stdout, this.opts.encoding, (text) => buffer.append(text)),
       decodeStream(group.stderr, this.opts.encoding, (text) => buffer.append(text)),
     ]);
-    entry.finished = Promise.all([group.done, decoded]).then(([exit]) => {
+    entry.finished = Promise.all([group.done, decoded]).then(async ([exit]) => {
+      entry.finding = await guard?.finish();
       entry.exit = exit;
       entry.endedAt = new Date().toISOString();
     });
@@ -147,8 +170,8 @@ export class ProcessRegistry {
     } catch (error) {
       throw new ToolwardenError('INVALID_ARGS', `logs of ${processId}: ${(error as Error).message}`);
     }
-    const { status, exitCode } = snapshotOf(entry);
-    return { processId, ...page, status, exitCode };
+    const { status, exitCode, finding } = snapshotOf(entry);
+    return { processId, ...page, status, exitCode, ...(finding === undefined ? {} : { finding }) };
   }
 
   /** Writes `input` (encoded like the output) to the process's stdin; `PROCESS_EXITED` once it has ended. */
@@ -226,6 +249,7 @@ function snapshotOf(entry: Entry): ProcessSnapshot {
     startedAt: entry.startedAt,
     endedAt: entry.endedAt,
     cwd: entry.cwd,
+    ...(entry.finding === undefined ? {} : { finding: entry.finding }),
   };
 }
 

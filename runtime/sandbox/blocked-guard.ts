@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { diffBlockedSnapshots, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
-import { DEFAULT_SCAN_MAX_DIRS, removeCreated, removeStub, scanBlocked } from './blocked-scan.js';
+import { DEFAULT_SCAN_MAX_DIRS, removeCreated, scanBlocked } from './blocked-scan.js';
 
 /** A blocked path a command created or changed, and whether toolwarden removed it. */
 export interface BlockedFinding extends BlockedChange {
@@ -22,7 +22,10 @@ export interface BlockedGuard {
   readonly existing: readonly string[];
   /** Missing top-level blocked paths, to cover with an empty read-only mount. */
   readonly stubs: readonly string[];
-  /** Walks again, removes what the command created at blocked paths, and removes the stubs. */
+  /**
+   * Walks again and removes what the command created at blocked paths (a stub it filled included). The empty stubs
+   * stay: the caller removes them (removeStubLater) once no other running sandbox of the workspace mounts them.
+   */
   finish(): BlockedReport;
 }
 
@@ -39,8 +42,6 @@ export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedE
     finish: () => {
       const after = scanBlocked(workspaceRoot, list, excluded, maxDirs);
       const changes = diffBlockedSnapshots(before, after, new Set(stubs));
-      const reported = new Set(changes.map((c) => c.path));
-      for (const stub of stubs) if (!reported.has(stub)) removeStub(stub);
       const findings = changes.map((c) => ({ ...c, removed: c.change === 'created' && removeCreated(c.path) }));
       return { findings, truncated: before.truncated || after.truncated };
     },

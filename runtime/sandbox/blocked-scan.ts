@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, rmSync, rmdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import { rmdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { findBlockedEntry, type BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { EMPTY_DIR_SIGNATURE, type BlockedSnapshot } from '../../src/sandbox/blocked-changes.js';
@@ -53,10 +54,14 @@ export function removeCreated(path: string): boolean {
   }
 }
 
-/** Removes a mount-point stub the sandbox made, only while it is still an empty directory. */
-export function removeStub(path: string): void {
+/**
+ * Removes a mount-point stub the sandbox made, only while it is still an empty directory, on libuv's thread pool:
+ * an rmdir of a directory that was a mount point takes milliseconds, and there is one stub per missing top-level
+ * blocked name.
+ */
+export async function removeStubLater(path: string): Promise<void> {
   try {
-    rmdirSync(path);
+    await rmdir(path);
   } catch {
     // not empty (then the post-check reported it) or already gone
   }

@@ -7,8 +7,9 @@ import { DEFAULT_SANDBOX_HOME, type Sandbox, type SandboxScope } from '../../src
 import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
+import { removeStubLater } from '../sandbox/blocked-scan.js';
 import { canonicalize } from '../sandbox/host-sys.js';
-import { ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
+import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
 import type { SessionPaths } from '../broker/session-paths.js';
@@ -46,6 +47,11 @@ export class BashService {
   readonly #foreground = new ForegroundCommands();
   #warned = false;
   #closed = false;
+  /** Stub mount points of this session's running sandboxes, and how many of them mount each. */
+  readonly #stubUsers = new Map<string, number>();
+  readonly #stubsHeld = new WeakMap<BlockedGuard, readonly string[]>();
+  /** Stub removals under way: a new guard's walk waits for them, or it could take a stub for a path of its own. */
+  readonly #stubRemovals = new Set<Promise<unknown>>();
 
   constructor(options: BashServiceOptions) {
     this.#options = options;
@@ -86,6 +92,7 @@ export class BashService {
         const ownMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
         const leftMs = timeLeftMs(context, `command "${request.command}"`);
         const timeoutMs = Math.min(ownMs, leftMs);
+        await this.#stubsRemoved();
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
         const outcome = await this.#foreground.run({
           command: request.command,
@@ -99,28 +106,36 @@ export class BashService {
           signal: context.signal,
         });
         if (outcome.aborted) {
-          guard?.finish();
+          if (guard !== undefined) {
+            guard.finish();
+            await this.#releaseStubs(guard);
+          }
           // The call's signal (abort, close, its end), or the session's close of its foreground commands.
           const reason = context.signal.aborted ? abortReason(context.signal, 'the command') : new ToolwardenError('SESSION_CLOSED', 'the session closed');
           throw new ToolwardenError(reason.code, `${reason.message}; the command's process group was killed: ${request.command}`);
         }
         const limit = ownMs <= leftMs ? `${timeoutMs} ms` : `its call's deadline (${context.limit})`;
         const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, limit, []), outcome);
-        return withRule(guard === undefined ? result : this.#withBlockedCheck(result, guard.finish()), rule);
+        if (guard === undefined) return withRule(result, rule);
+        const checked = this.#withBlockedCheck(result, guard.finish());
+        await this.#releaseStubs(guard);
+        return withRule(checked, rule);
       }
       case 'start': {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context);
+        await this.#stubsRemoved();
+        // The process's guard is made synchronously inside start(), so no removal can begin in between.
         const snapshot = await this.#processes().start(request.command, cwd);
         return okResult(`Started ${snapshot.processId} (pid ${snapshot.pid ?? 'unknown'}): ${request.command}`, { ...snapshot, admittedBy: rule });
       }
       case 'status': {
         const snapshot = this.#processes().status(request.processId);
-        return okResult(describeSnapshot(snapshot), { ...snapshot });
+        return withFinding(okResult(describeSnapshot(snapshot), { ...snapshot }), snapshot.finding);
       }
       case 'logs': {
         const page = this.#processes().logs(request.processId, request.offset, request.limit);
         const note = page.truncated ? `[earlier output was dropped: the buffer now starts at offset ${page.startOffset}]\n` : '';
-        return okResult(`${note}${page.text}`, { ...page });
+        return withFinding(okResult(`${note}${page.text}`, { ...page }), page.finding);
       }
       case 'write': {
         await this.#processes().write(request.processId, request.input);
@@ -128,7 +143,7 @@ export class BashService {
       }
       case 'stop': {
         const snapshot = await this.#processes().stop(request.processId);
-        return okResult(describeSnapshot(snapshot), { ...snapshot });
+        return withFinding(okResult(describeSnapshot(snapshot), { ...snapshot }), snapshot.finding);
       }
       case 'list': {
         const processes = this.#registry?.list() ?? [];
@@ -158,26 +173,75 @@ export class BashService {
     return { cwd, rule: outcome.rule };
   }
 
-  // A background process gets the read-only mounts and stubs too; the check after it is for exec only.
-  readonly #wrap = (argv: string[], cwd: string): string[] => {
+  // Without an OS sandbox nothing is mounted, so there is no guard to start.
+  readonly #wrap = (argv: string[], cwd: string): string[] => this.#options.sandbox.wrap(argv, this.#sandboxScope(), cwd);
+
+  /** A background process gets the same read-only mounts and stubs as exec, and the same check once it ended. */
+  readonly #processGuard = (command: string): ProcessGuard => {
     const guard = this.#blockedGuard();
-    return this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd);
+    return {
+      wrap: (argv, cwd) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), cwd),
+      finish: async () => {
+        const finding = this.#blockedFinding(guard.finish(), `a sandboxed background process ("${command}")`);
+        await this.#releaseStubs(guard);
+        return finding;
+      },
+    };
   };
 
+  /** A guard for one sandboxed command, holding its stubs and any of another running command's it will mount. */
   #blockedGuard(): BlockedGuard {
     const { capability, paths } = this.#options;
     const root = canonicalize(capability.workspaceRoot);
-    return startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
+    const guard = startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
+    const held = [...guard.stubs, ...guard.existing.filter((p) => this.#stubUsers.has(p))];
+    for (const stub of held) this.#stubUsers.set(stub, (this.#stubUsers.get(stub) ?? 0) + 1);
+    this.#stubsHeld.set(guard, held);
+    return guard;
+  }
+
+  /**
+   * Removes (off the main thread) the stubs no other running command of the session mounts any more: removing one
+   * while another sandbox mounts it would unmount it there, or fail that sandbox's start.
+   */
+  async #releaseStubs(guard: BlockedGuard): Promise<void> {
+    const unused: string[] = [];
+    for (const stub of this.#stubsHeld.get(guard) ?? []) {
+      const users = (this.#stubUsers.get(stub) ?? 1) - 1;
+      if (users > 0) this.#stubUsers.set(stub, users);
+      else {
+        this.#stubUsers.delete(stub);
+        unused.push(stub);
+      }
+    }
+    this.#stubsHeld.delete(guard);
+    const removal = Promise.all(unused.map(removeStubLater));
+    this.#stubRemovals.add(removal);
+    try {
+      await removal;
+    } finally {
+      this.#stubRemovals.delete(removal);
+    }
+  }
+
+  async #stubsRemoved(): Promise<void> {
+    while (this.#stubRemovals.size > 0) await Promise.all(this.#stubRemovals);
   }
 
   /** A command that created or changed a blocked path becomes BLOCKED_PATH_WRITTEN (what it created is gone). */
   #withBlockedCheck(result: ToolResult, report: BlockedReport): ToolResult {
-    const note = report.truncated ? { blockedScanTruncated: true } : {};
-    if (report.findings.length === 0) return report.truncated ? { ...result, structuredContent: { ...result.structuredContent, ...note } } : result;
+    const finding = this.#blockedFinding(report, 'a sandboxed command');
+    if (finding === undefined) return report.truncated ? { ...result, structuredContent: { ...result.structuredContent, blockedScanTruncated: true } } : result;
+    return withFinding(result, finding);
+  }
+
+  /** BLOCKED_PATH_WRITTEN for a check that found something, logged to the audit; undefined when it found nothing. */
+  #blockedFinding(report: BlockedReport, who: string): ProcessFinding | undefined {
+    if (report.findings.length === 0) return undefined;
     const described = describeFindings(report.findings);
-    this.#options.warn(`a sandboxed command wrote blocked paths: ${described}`);
-    const message = `the command wrote paths on the blocklist: ${described}\n${result.content[0]?.text ?? ''}`;
-    return errorResult('BLOCKED_PATH_WRITTEN', message, { ...result.structuredContent, ...note, blockedPaths: report.findings.map((f) => ({ ...f })) });
+    this.#options.warn(`${who} wrote blocked paths: ${described}`);
+    const details = { ...(report.truncated ? { blockedScanTruncated: true } : {}), blockedPaths: report.findings.map((f) => ({ ...f })) };
+    return { code: 'BLOCKED_PATH_WRITTEN', message: `the command wrote paths on the blocklist: ${described}`, details };
   }
 
   /** A sandboxed command that died of one of its limits becomes an error with that limit's code. */
@@ -215,6 +279,7 @@ export class BashService {
       shell: this.#options.shell,
       env: this.#options.env(),
       wrap: this.#wrap,
+      ...(this.#options.sandbox.kind === 'none' ? {} : { guard: this.#processGuard }),
     });
     return this.#registry;
   }
@@ -243,6 +308,12 @@ function hasRoom(dir: string): boolean {
 function describeSnapshot(s: ProcessSnapshot): string {
   const end = s.status === 'running' ? '' : `, ${s.signal ? `signal ${s.signal}` : `exit code ${s.exitCode}`}, ended ${s.endedAt}`;
   return `${s.processId} [${s.status}] pid ${s.pid ?? '-'}, started ${s.startedAt}${end}: ${s.command}`;
+}
+
+/** The result as the finding's error (its text after the finding's message), or unchanged without a finding. */
+function withFinding(result: ToolResult, finding: ProcessFinding | undefined): ToolResult {
+  if (finding === undefined) return result;
+  return errorResult(finding.code, `${finding.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, ...finding.details });
 }
 
 /**

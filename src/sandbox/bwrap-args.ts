@@ -1,16 +1,16 @@
 import { posix } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { allowsAllHosts } from '../net/net-permission.js';
+import { buildConfinementArgs, buildKernelViewMounts, isWithin, sortParentsFirst, tmpfsSize } from './confinement.js';
 import { buildSystemMounts, type MountOp } from './system-mounts.js';
-import { buildProcMounts } from './proc-mounts.js';
-import { SECCOMP_FD, type SandboxFeatures, type SandboxLimits, type SandboxScope, type SandboxSys } from './types.js';
+import type { SandboxFeatures, SandboxLimits, SandboxScope, SandboxSys } from './types.js';
 
 /** HOME inside the sandbox when the scope names none: an empty directory in the private /tmp. */
 export const DEFAULT_SANDBOX_HOME = '/tmp/home';
 
 /**
  * The bubblewrap arguments (without the `bwrap` program itself) that run `argv` in `cwd` inside the scope:
- * private /tmp (size-capped), /proc (its kernel knobs read-only or masked) and /dev; no /sys; read roots and
+ * the kernel view and confinement shared with tool processes (buildKernelViewMounts, buildConfinementArgs); read roots and
  * system dirs read-only (/etc secrets masked); the workspace read-write; blocked paths inside it read-only;
  * everything else absent; the root read-only; all capabilities dropped; new pid, ipc, uts, (when `features`
  * allow) user, and (unless every host is allowed) network namespaces; the seccomp filter and rlimits when
@@ -26,37 +26,24 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
   if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
     throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
   }
+  const tmpBytes = scope.limits?.tmpBytes;
   const ops: MountOp[] = [
-    { dest: '/tmp', args: [...sizeOf(scope.limits), '--tmpfs', '/tmp'] },
-    { dest: '/proc', args: ['--proc', '/proc'] },
-    ...buildProcMounts(sys),
-    { dest: '/dev', args: ['--dev', '/dev'] },
+    ...buildKernelViewMounts(sys, tmpBytes),
     ...buildReadRootMounts(scope, sys),
     ...buildSystemMounts(sys),
     ...buildResolverMounts(scope, sys),
     { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
     ...buildBlockedMounts(scope, sys),
   ];
-  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...sizeOf(scope.limits), '--tmpfs', home] });
+  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
   return [
     ...sortParentsFirst(ops).flatMap((op) => op.args),
-    '--remount-ro', '/',
-    // Inside its own user namespace root holds capabilities over that namespace only, and --disable-userns stops
-    // the command from making a nested one (where it would get them back).
-    ...(features.userNamespace ? ['--unshare-user', '--disable-userns'] : []),
-    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
-    ...(allowsAllHosts(scope.net) ? [] : ['--unshare-net']),
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    ...buildConfinementArgs(features, allowsAllHosts(scope.net)),
     '--setenv', 'HOME', home,
     '--setenv', 'TMPDIR', '/tmp',
     '--chdir', cwd,
-    ...(features.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
     '--', ...withRlimits(argv, scope.limits, features.prlimit),
   ];
-}
-
-function sizeOf(limits: SandboxLimits | undefined): string[] {
-  return limits === undefined ? [] : ['--size', String(limits.tmpBytes)];
 }
 
 function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined, prlimit: string | undefined): string[] {
@@ -120,22 +107,10 @@ function validateScope(scope: SandboxScope): void {
   }
 }
 
-/** Stable sort by destination depth, so a parent mount never hides a child mounted earlier. */
-function sortParentsFirst(ops: readonly MountOp[]): MountOp[] {
-  return ops
-    .map((op, index) => ({ op, index, depth: op.dest === '/' ? 0 : op.dest.split('/').length - 1 }))
-    .sort((a, b) => a.depth - b.depth || a.index - b.index)
-    .map(({ op }) => op);
-}
-
 function isGitHooks(path: string): boolean {
   return posix.basename(path) === 'hooks' && posix.basename(posix.dirname(path)) === '.git';
 }
 
 function isAbsoluteCanonical(path: string): boolean {
   return path.startsWith('/') && !path.includes('\0') && (path === '/' || posix.normalize(path) === path && !path.endsWith('/'));
-}
-
-function isWithin(path: string, root: string): boolean {
-  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
+import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 
 // Build first. Needs bubblewrap, as CI installs it.
@@ -67,6 +68,26 @@ describe.skipIf(!hasBwrap)("isolation 'process' inside bubblewrap", () => {
     const result = await s.call('connect_direct', { url });
     expect(result).toMatchObject({ isError: true, code: 'TOOL_FAILED' });
     expect(requests).toBe(0);
+    await s.close();
+  });
+
+  it('confines the real tool process like a command: filter, no capabilities or new privileges, own user namespace, no /sys, /proc/sys read-only, a capped /tmp', async () => {
+    const s = await open();
+    await s.call('who_am_i', {});
+    const node = fs.realpathSync(process.execPath);
+    const pid = processesWith(modules.root).find((p) => fs.readlinkSync(`/proc/${p}/exe`) === node);
+    expect(pid).toBeDefined();
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    expect(status).toMatch(/^Seccomp:\s+2$/m);
+    expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(status).toMatch(/^CapEff:\s+0+$/m);
+    // mountinfo fields: 5 is the mount point, 6 its options; the super options follow the " - " separator.
+    const mounts = fs.readFileSync(`/proc/${pid}/mountinfo`, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' '));
+    expect(mounts.filter((m) => m[4] === '/sys' || m[4]?.startsWith('/sys/'))).toEqual([]);
+    expect(mounts.find((m) => m[4] === '/proc/sys')?.[5]).toMatch(/^ro\b/);
+    expect(mounts.find((m) => m[4] === '/tmp')?.join(' ')).toMatch(/ - tmpfs .*size=524288k/);
+    expect(mounts.find((m) => m[4] === ws.root)).toBeUndefined();
+    if ((await detectSandbox()).userNamespace === true) expect(fs.readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(fs.readlinkSync('/proc/self/ns/user'));
     await s.close();
   });
 
