@@ -17,6 +17,7 @@ import type { GateSession, PolicyGate } from './policy/policy-gate.js';
 import type { ShellSpec } from './processes/index.js';
 import type { SandboxChoice } from './sandbox/create-sandbox.js';
 import { BashService } from './shell/bash-service.js';
+import { needsEgress, startSessionEgress } from './net/egress/session-egress.js';
 import { CallTracker } from './broker/call-tracker.js';
 import { describeCall } from './call-subject.js';
 import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
@@ -76,6 +77,17 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     });
   };
   if (charset.warning) log('toolwarden', { event: 'charset' }, charset.warning);
+  // Sandboxed commands of a session with a host list reach those hosts through its own proxy, and nothing else.
+  const egress = sandbox.sandbox.kind === 'bubblewrap' && needsEgress(capability.net)
+    ? await startSessionEgress({
+        sessionId: capability.sid,
+        ...(capability.user === undefined ? {} : { user: capability.user }),
+        net: capability.net,
+        audit: (event) => runtime.audit.emit(event),
+        commands: (): string[] => bash.runningCommands(),
+      })
+    : undefined;
+  if (egress?.warning !== undefined) log('bash', { event: 'egress' }, egress.warning);
   const bash = new BashService({
     capability,
     paths,
@@ -87,6 +99,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     shell: runtime.shell,
     env,
     warn: (message) => log('bash', { event: 'sandbox' }, message),
+    ...(egress === undefined ? {} : { egress }),
   });
   const mcp = new McpAccess(runtime.mcp, capability);
   const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));

@@ -10,6 +10,7 @@ import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedRep
 import { canonicalize } from '../sandbox/host-sys.js';
 import { execCommand, ProcessRegistry, type ExecOutcome, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
+import type { SessionEgress } from '../net/egress/session-egress.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
@@ -30,6 +31,8 @@ export interface BashServiceOptions {
   /** The children's environment, built on first use. */
   env: () => Record<string, string>;
   warn(message: string): void;
+  /** The session's egress proxy (a host list in `net` and a sandbox): commands reach the hosts through it; closed with the service. */
+  egress?: SessionEgress;
 }
 
 /**
@@ -42,6 +45,7 @@ export class BashService {
   #registry: ProcessRegistry | undefined;
   #warned = false;
   #closed = false;
+  readonly #running: string[] = [];
 
   constructor(options: BashServiceOptions) {
     this.#options = options;
@@ -72,6 +76,13 @@ export class BashService {
   async close(): Promise<void> {
     this.#closed = true;
     await this.killAll();
+    await this.#options.egress?.close();
+  }
+
+  /** The commands running now (exec calls and background processes), which the egress audit names. */
+  runningCommands(): string[] {
+    const background = this.#registry?.list().filter((p) => p.status === 'running').map((p) => p.command) ?? [];
+    return [...this.#running, ...background];
   }
 
   async #run(request: BashRequest, args: Record<string, unknown>): Promise<ToolResult> {
@@ -81,6 +92,7 @@ export class BashService {
         const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args);
         const timeoutMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
+        this.#running.push(request.command);
         const outcome = await execCommand({
           command: request.command,
           cwd,
@@ -90,7 +102,7 @@ export class BashService {
           encoding: this.#options.encoding,
           shell: this.#options.shell,
           wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
-        });
+        }).finally(() => this.#running.splice(this.#running.indexOf(request.command), 1));
         const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, timeoutMs, []), outcome);
         return withRule(guard === undefined ? result : this.#withBlockedCheck(result, guard.finish()), rule);
       }
@@ -186,6 +198,7 @@ export class BashService {
       blockedInWorkspace: guard?.existing ?? [],
       stubsInWorkspace: guard?.stubs ?? [],
       net: capability.net === false ? false : [...capability.net],
+      ...(this.#options.egress === undefined ? {} : { egress: this.#options.egress.scope }),
       limits: { tmpBytes: limits.sandboxTmpBytes, maxProcesses: limits.commandMaxProcesses, memoryBytes: limits.commandMemoryBytes, cpuSeconds: limits.commandCpuSeconds },
     };
   }

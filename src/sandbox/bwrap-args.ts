@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { allowsAllHosts } from '../net/net-permission.js';
+import { egressArgs } from './egress-args.js';
 import { buildSystemMounts, type MountOp } from './system-mounts.js';
 import { buildProcMounts } from './proc-mounts.js';
 import { SECCOMP_FD, type SandboxFeatures, type SandboxLimits, type SandboxScope, type SandboxSys } from './types.js';
@@ -26,6 +27,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
   if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
     throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
   }
+  const egress = scope.egress === undefined || allowsAllHosts(scope.net) ? undefined : egressArgs(scope.egress);
   const ops: MountOp[] = [
     { dest: '/tmp', args: [...sizeOf(scope.limits), '--tmpfs', '/tmp'] },
     { dest: '/proc', args: ['--proc', '/proc'] },
@@ -36,6 +38,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     ...buildResolverMounts(scope, sys),
     { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
     ...buildBlockedMounts(scope, sys),
+    ...(egress?.mounts ?? []),
   ];
   if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...sizeOf(scope.limits), '--tmpfs', home] });
   return [
@@ -49,9 +52,10 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--setenv', 'HOME', home,
     '--setenv', 'TMPDIR', '/tmp',
+    ...(egress?.env ?? []),
     '--chdir', cwd,
     ...(features.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
-    '--', ...withRlimits(argv, scope.limits, features.prlimit),
+    '--', ...withRlimits(egress === undefined ? argv : egress.wrap(argv), scope.limits, features.prlimit),
   ];
 }
 
