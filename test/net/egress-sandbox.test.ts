@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,9 @@ import type { AuditEvent } from '../../src/audit/audit-event.js';
 import type { NetPermission } from '../../src/net/net-permission.js';
 import { createSandbox } from '../../runtime/sandbox/create-sandbox.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
-import { startSessionEgress, type SessionEgress } from '../../runtime/net/egress/session-egress.js';
+import { startSessionEgress, type SessionEgress, type SessionEgressOptions } from '../../runtime/net/egress/session-egress.js';
+import { createCredentialBroker } from '../../runtime/net/egress/credential-broker.js';
+import { createSessionCa } from '../../runtime/net/egress/session-ca.js';
 
 const detection = await detectSandbox();
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
@@ -18,18 +21,25 @@ let ws = '';
 const servers: Server[] = [];
 let allowedPort = 0;
 let otherPort = 0;
-const hits = { allowed: 0, other: 0 };
+let tlsPort = 0;
+const hits = { allowed: 0, other: 0, tls: 0 };
+const seen: Record<'allowed' | 'other' | 'tls', IncomingHttpHeaders[]> = { allowed: [], other: [], tls: [] };
+const SECRET = `real-secret-${process.pid}-value`;
+// The "public" HTTPS server's own CA, which only the proxy trusts (as it trusts the host's roots in production).
+const upstreamCa = createSessionCa('upstream');
 
-function listen(name: 'allowed' | 'other'): Promise<number> {
-  const server = createServer((req, res) => {
+function listen(name: 'allowed' | 'other' | 'tls'): Promise<number> {
+  const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void => {
     hits[name] += 1;
+    seen[name].push(req.headers);
     if (req.url === '/redirect') {
       res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/` });
       res.end();
       return;
     }
     res.end(`${name} server`);
-  });
+  };
+  const server = name === 'tls' ? createTlsServer({ SNICallback: (host, cb) => cb(null, upstreamCa.contextFor(host)) }, handler) : createServer(handler);
   servers.push(server);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
@@ -37,9 +47,9 @@ function listen(name: 'allowed' | 'other'): Promise<number> {
 // Names under .test resolve to the test servers' address, as a rebinding DNS server would answer.
 const lookup = async (host: string): Promise<string[]> => (host.endsWith('.test') ? ['127.0.0.1'] : [host === 'localhost' ? '127.0.0.1' : host]);
 
-async function withEgress<T>(net: NetPermission, body: (egress: SessionEgress, events: AuditEvent[]) => Promise<T>): Promise<T> {
+async function withEgress<T>(net: NetPermission, body: (egress: SessionEgress, events: AuditEvent[]) => Promise<T>, extra: Partial<SessionEgressOptions> = {}): Promise<T> {
   const events: AuditEvent[] = [];
-  const egress = await startSessionEgress({ sessionId: 's-egress', user: 'alice', net, audit: (event) => events.push(event), commands: () => ['curl'], lookup });
+  const egress = await startSessionEgress({ sessionId: 's-egress', user: 'alice', net, audit: (event) => events.push(event), commands: () => ['curl'], lookup, ...extra });
   try {
     return await body(egress, events);
   } finally {
@@ -63,6 +73,7 @@ beforeAll(async () => {
   mkdirSync(ws, { recursive: true });
   allowedPort = await listen('allowed');
   otherPort = await listen('other');
+  tlsPort = await listen('tls');
 });
 
 afterAll(async () => {
@@ -150,5 +161,58 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       expect(hits.allowed).toBe(before);
       expect(events).toHaveLength(0);
     });
+  });
+
+  it('puts a credential in requests to its hosts only; the command sees a placeholder', async () => {
+    const net = [`127.0.0.1:${allowedPort}`, `127.0.0.1:${otherPort}`];
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: [`127.0.0.1:${allowedPort}`] } });
+    const placeholder = broker.placeholders['API_TOKEN'] ?? '';
+    await withEgress(net, async (egress, events) => {
+      const out = await run(egress, net, [
+        `curl -sS -m 5 -H "Authorization: Bearer $API_TOKEN" http://127.0.0.1:${allowedPort}/`,
+        `curl -sS -m 5 -H "Authorization: Bearer $API_TOKEN" -H "x-api-key: $API_TOKEN" http://127.0.0.1:${otherPort}/`,
+        `curl -sS -m 5 -u "me:$API_TOKEN" http://127.0.0.1:${allowedPort}/`,
+        'echo; echo "env=$API_TOKEN"',
+      ].join('; '));
+      expect(out.out).toContain(`env=${placeholder}`);
+      expect(seen.allowed.at(-2)?.authorization).toBe(`Bearer ${SECRET}`);
+      expect(seen.allowed.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`me:${SECRET}`).toString('base64')}`);
+      expect(seen.other.at(-1)?.authorization).toBe(`Bearer ${placeholder}`);
+      expect(seen.other.at(-1)?.['x-api-key']).toBe(placeholder);
+      expect(JSON.stringify(events)).not.toContain(SECRET);
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
+  });
+
+  it('terminates TLS only for a credential host, with a CA the sandbox trusts; other hosts are tunnelled untouched', async () => {
+    const net = [`api.internal.test:${tlsPort}`, `other.internal.test:${tlsPort}`];
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'] } });
+    await withEgress(net, async (egress, events) => {
+      const out = await run(egress, net, `curl -sS -m 5 -H "Authorization: Bearer $API_TOKEN" https://api.internal.test:${tlsPort}/`);
+      expect(out.out).toBe('tls server');
+      expect(seen.tls.at(-1)?.authorization).toBe(`Bearer ${SECRET}`);
+      // Untouched: the command sees the server's own certificate, which it does not trust.
+      const other = await run(egress, net, `curl -sS -m 5 https://other.internal.test:${tlsPort}/ 2>&1; curl -sS -m 5 -k -v https://other.internal.test:${tlsPort}/ 2>&1 | grep -i 'issuer'`);
+      expect(other.out).toMatch(/certificate/i);
+      expect(other.out).toContain('toolwarden session upstream');
+      expect(events.filter((e) => e.decision === 'allow').map((e) => (e.args as { via: string }).via)).toEqual(['https-intercepted', 'connect', 'connect']);
+      expect(JSON.stringify(events)).not.toContain(SECRET);
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa, upstreamCa: upstreamCa.certPem });
+  });
+
+  it('keeps the value out of the sandbox: environment, /proc, files', async () => {
+    const net = [`127.0.0.1:${allowedPort}`];
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: [`127.0.0.1:${allowedPort}`] } });
+    await withEgress(net, async (egress) => {
+      const out = await run(egress, net, [
+        'env',
+        'cat /proc/self/environ | tr "\\0" "\\n"',
+        'for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null | tr "\\0" "\\n"; done',
+        // The bracket keeps the value itself out of this script (and so out of /proc/*/cmdline).
+        `grep -rlE '${SECRET.slice(0, -1)}[${SECRET.slice(-1)}]' /run /tmp /etc "$PWD" 2>/dev/null || echo no-file-has-it`,
+      ].join('; '));
+      expect(out.out).toContain('API_TOKEN=toolwarden-credential-API_TOKEN-');
+      expect(out.out).toContain('no-file-has-it');
+      expect(out.out).not.toContain(SECRET);
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
   });
 });

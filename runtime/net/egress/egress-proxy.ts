@@ -11,10 +11,10 @@ import { resolveVettedAddress, systemLookup, type HostLookup } from '../resolve-
 
 /** How the proxy treats the hosts of a session's credentials (see credential-broker.ts). */
 export interface EgressInterceptor {
-  /** Whether requests to this host carry credentials: such hosts get their TLS terminated by the session CA. */
-  covers(host: string): boolean;
-  /** The request headers with each placeholder replaced by its value when `host` is one of its credential's hosts. */
-  substitute(headers: IncomingHttpHeaders, host: string): OutgoingHttpHeaders;
+  /** Whether requests to host:port carry credentials: such hosts get their TLS terminated by the session CA. */
+  covers(host: string, port: number): boolean;
+  /** The request headers with each placeholder replaced by its value when host:port is one of its credential's hosts. */
+  substitute(headers: IncomingHttpHeaders, host: string, port: number): OutgoingHttpHeaders;
   /** The server-side TLS context for `host`: a leaf certificate signed by the session CA. */
   secureContext(host: string): SecureContext;
 }
@@ -170,7 +170,7 @@ class ProxySession {
     const attempt = this.#attempt('connect', target.host, target.port);
     this.#vet(attempt).then(
       (vetted) => {
-        if (this.#options.interceptor?.covers(attempt.host) === true) {
+        if (this.#options.interceptor?.covers(attempt.host, attempt.port) === true) {
           socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           this.#intercept(attempt, vetted, socket, head);
           return;
@@ -254,7 +254,7 @@ class ProxySession {
 
   #forward(attempt: Attempt, vetted: Vetted, req: IncomingMessage, res: ServerResponse, transport: typeof http | typeof https, path: string): void {
     const interceptor = this.#options.interceptor;
-    const headers = withoutHopByHop(interceptor === undefined ? req.headers : interceptor.substitute(req.headers, attempt.host));
+    const headers = withoutHopByHop(interceptor === undefined ? req.headers : interceptor.substitute(req.headers, attempt.host, attempt.port));
     headers['host'] = formatAuthority(attempt.host, attempt.port, transport === https ? 443 : 80);
     let bytesOut = 0;
     let bytesIn = 0;
