@@ -113,6 +113,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
       net: capability.net === false ? false : [...capability.net],
       timeoutMs: capability.limits.toolTimeoutMs,
       maxBytes: DEFAULT_FETCH_MAX_BYTES,
+      ...(credentialBroker === undefined ? {} : { substitute: credentialBroker.substituteFetch }),
     });
   const broker = createBroker({
     paths,

@@ -55,4 +55,31 @@ describe.runIf(detection.available)('a session with a host list and a credential
     await s.close();
     expect(JSON.stringify(events)).not.toContain(SECRET);
   });
+
+  it('web_fetch replaces the same placeholder for the credential hosts only', async () => {
+    const other = http.createServer((req, res) => {
+      authorizations.push(`other: ${req.headers.authorization ?? ''}`);
+      res.end('other');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as AddressInfo).port;
+    try {
+      const s = await rt.openSession({
+        workspaceRoot: ws.root, tools: ['bash', 'web_fetch'], sandbox: 'required',
+        net: [`127.0.0.1:${port}`, `127.0.0.1:${otherPort}`], credentials: { REGISTRY_TOKEN: { value: SECRET, hosts: [`127.0.0.1:${port}`] } },
+      });
+      const placeholder = String((await s.call('bash', { command: 'printf %s "$REGISTRY_TOKEN"' })).structuredContent?.['stdout']);
+      expect(placeholder).toMatch(/^toolwarden-credential-REGISTRY_TOKEN-/);
+      authorizations.length = 0;
+      const headers = { authorization: `Bearer ${placeholder}` };
+      const fetched = await s.call('web_fetch', { url: `http://127.0.0.1:${port}/`, headers });
+      expect(fetched.isError, textOf(fetched)).toBeFalsy();
+      await s.call('web_fetch', { url: `http://127.0.0.1:${otherPort}/`, headers });
+      expect(authorizations).toEqual([`Bearer ${SECRET}`, `other: Bearer ${placeholder}`]);
+      await s.close();
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 });

@@ -4,7 +4,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
 import type { EgressInterceptor } from './egress-proxy.js';
-import { createSessionCa } from './session-ca.js';
+import { createSessionCa, type SessionCa } from './session-ca.js';
 
 /** A session's credentials on the proxy side: the placeholders commands see, and the interceptor that swaps them. */
 export interface CredentialBroker extends EgressInterceptor {
@@ -12,6 +12,8 @@ export interface CredentialBroker extends EgressInterceptor {
   readonly placeholders: Readonly<Record<string, string>>;
   /** Writes the CA files the sandbox trusts into `dir`: the host's roots plus the session CA, and the CA alone. */
   writeCa(dir: string): { caBundle: string; caCert: string };
+  /** web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced. */
+  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): Record<string, string>;
 }
 
 /** The host's CA roots that the bundle for the sandbox starts from (Debian's ca-certificates). */
@@ -23,7 +25,9 @@ export const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
  */
 export function createCredentialBroker(sessionId: string, credentials: Credentials, systemBundle = SYSTEM_CA_BUNDLE): CredentialBroker {
   const placed: PlacedCredential[] = Object.entries(credentials).map(([name, c]) => ({ ...c, name, placeholder: `toolwarden-credential-${name}-${randomBytes(16).toString('hex')}` }));
-  const ca = createSessionCa(sessionId);
+  // Made on first use: a session whose credentials serve only web_fetch or plain HTTP never pays for the keys.
+  let made: SessionCa | undefined;
+  const ca = (): SessionCa => (made ??= createSessionCa(sessionId));
   return {
     placeholders: Object.fromEntries(placed.map((c) => [c.name, c.placeholder])),
     covers: (host, port) => credentialsCover(placed, host, port),
@@ -35,7 +39,11 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
       }
       return out;
     },
-    secureContext: (host) => ca.contextFor(host),
+    secureContext: (host) => ca().contextFor(host),
+    substituteFetch: (headers, url) => {
+      const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+      return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)]));
+    },
     writeCa: (dir) => {
       const caCert = join(dir, 'ca.pem');
       const caBundle = join(dir, 'ca-bundle.pem');
@@ -45,8 +53,9 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
       } catch {
         // No system bundle: the sandbox trusts the session CA alone.
       }
-      writeFileSync(caCert, ca.certPem, { mode: 0o644 });
-      writeFileSync(caBundle, `${roots}${roots.endsWith('\n') || roots === '' ? '' : '\n'}${ca.certPem}`, { mode: 0o644 });
+      const { certPem } = ca();
+      writeFileSync(caCert, certPem, { mode: 0o644 });
+      writeFileSync(caBundle, `${roots}${roots.endsWith('\n') || roots === '' ? '' : '\n'}${certPem}`, { mode: 0o644 });
       return { caBundle, caCert };
     },
   };
