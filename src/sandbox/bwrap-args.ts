@@ -15,7 +15,8 @@ export const DEFAULT_SANDBOX_HOME = '/tmp/home';
  * system dirs read-only (/etc secrets masked); the workspace read-write; blocked paths inside it read-only;
  * everything else absent; the root read-only; all capabilities dropped; new pid, ipc, uts, (when `features`
  * allow) user, and (unless every host is allowed) network namespaces; the seccomp filter and rlimits when
- * `features` provide them.
+ * `features` provide them; with `scope.egress` (a host list) the session's proxy socket and forwarder
+ * ({@link egressArgs}).
  *
  * @example buildBwrapArgs(scope, '/ws', ['sh', '-c', 'ls'], sys) // ['--tmpfs', '/tmp', ..., '--', 'sh', '-c', 'ls']
  */

@@ -60,6 +60,8 @@ interface Vetted {
 }
 
 const VET_TIMEOUT_MS = 10_000;
+// A connection that sends nothing this long after it opens is closed, so idle sockets cannot pile up.
+const FIRST_BYTE_TIMEOUT_MS = 30_000;
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
@@ -81,7 +83,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const proxy = new ProxySession(options, track);
   const server = net.createServer((socket) => {
     track(socket);
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
+      socket.setTimeout(0);
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === 5) proxy.socks(socket);
@@ -297,7 +301,12 @@ class ProxySession {
   }
 
   async #vet(attempt: Attempt): Promise<Vetted> {
-    const url = new URL(`http://${formatAuthority(attempt.host, attempt.port, 0)}/`);
+    let url: URL;
+    try {
+      url = new URL(`http://${formatAuthority(attempt.host, attempt.port, 0)}/`);
+    } catch {
+      throw new ToolwardenError('NET_DENIED', `egress: ${JSON.stringify(attempt.host)} is not a valid host name`);
+    }
     const port = attempt.port;
     const address = await resolveVettedAddress(url, this.#options.net, this.#options.lookup ?? systemLookup, AbortSignal.timeout(VET_TIMEOUT_MS), 'egress');
     return { address, rule: `net '${matchingNetEntry(this.#options.net, url.hostname, port) ?? '?'}'` };

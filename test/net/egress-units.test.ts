@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsCover, parseCredentials, substituteHeader, type PlacedCredential } from '../../src/net/egress/credentials.js';
 import { parseSocksGreeting, parseSocksRequest } from '../../src/net/egress/socks5.js';
+import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
 import { egressArgs, egressEnv } from '../../src/sandbox/egress-args.js';
 
 const placed: PlacedCredential[] = [{ name: 'GH', value: 'ghp-real', hosts: ['api.github.com', '*.githubusercontent.com:443'], placeholder: 'tw-GH-1' }];
@@ -77,5 +78,17 @@ describe('sandbox layout for egress', () => {
     expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
     expect(argv[2]).toContain("'/usr/bin/socat' TCP-LISTEN:3128,bind=127.0.0.1");
     expect(argv.slice(3)).toEqual(['toolwarden-egress', 'sh', '-c', 'curl x']);
+  });
+
+  it('is part of the layout for a host list, keeping --unshare-net, and absent with every host', () => {
+    const sys = { existing: (p: string) => p === '/ws' || p === '/usr', readLink: () => undefined };
+    const base = { workspaceRoot: '/ws', readRoots: [], blockedInWorkspace: [], egress: scope };
+    const listed = buildBwrapArgs({ ...base, net: ['api.test'] }, '/ws', ['true'], sys);
+    expect(listed).toContain('--unshare-net');
+    expect(listed.join(' ')).toContain('--ro-bind /tmp/d/egress.sock /run/toolwarden/egress.sock');
+    expect(listed.slice(listed.indexOf('--') + 1, listed.indexOf('--') + 3)).toEqual(['/bin/sh', '-c']);
+    const every = buildBwrapArgs({ ...base, net: ['*'] }, '/ws', ['true'], sys);
+    expect(every).not.toContain('--unshare-net');
+    expect(every.join(' ')).not.toContain('egress');
   });
 });
