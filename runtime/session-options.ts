@@ -35,6 +35,11 @@ export interface SessionOptions {
   sandbox?: SandboxMode;
   /** Network permission: false or allowed hosts. @default false */
   net?: false | readonly string[];
+  /**
+   * Credentials by environment name: commands see `NAME` set to a placeholder, and the egress proxy puts the value
+   * in requests to `hosts` only. @example { GITHUB_TOKEN: { value: 'ghp_...', hosts: ['api.github.com'] } }
+   */
+  credentials?: Readonly<Record<string, { readonly value: string; readonly hosts: readonly string[] }>>;
   /** Host environment variables commands may see (names or `PREFIX_*`), or an explicit map. @default [] */
   env?: readonly string[] | Readonly<Record<string, string>>;
   /** Charset of shell output, overriding detection. */
@@ -52,7 +57,7 @@ export interface SessionOptions {
   ttlSeconds?: number;
 }
 
-const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'env', 'shellEncoding', 'toolModules', 'isolation', 'blockedPaths'] as const satisfies readonly (keyof SessionOptions)[];
+const CAPABILITY_KEYS = ['workspaceRoot', 'tools', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'limits', 'user', 'mcpServers', 'permissions', 'sandbox', 'net', 'credentials', 'env', 'shellEncoding', 'toolModules', 'isolation', 'blockedPaths'] as const satisfies readonly (keyof SessionOptions)[];
 const KNOWN_KEYS = new Set<string>([...CAPABILITY_KEYS, 'token', 'ttlSeconds']);
 
 /** Throws INVALID_OPTIONS when a token is combined with capability options, or an option is unknown. */

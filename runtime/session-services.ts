@@ -16,6 +16,8 @@ import type { GateSession, PolicyGate } from './policy/policy-gate.js';
 import type { ShellSpec } from './processes/index.js';
 import type { SandboxChoice } from './sandbox/create-sandbox.js';
 import { BashService } from './shell/bash-service.js';
+import { createCredentialBroker } from './net/egress/credential-broker.js';
+import { needsEgress, startSessionEgress } from './net/egress/session-egress.js';
 import { CallTracker } from './broker/call-tracker.js';
 import { describeCall } from './call-subject.js';
 import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
@@ -77,6 +79,21 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     });
   };
   if (charset.warning) log('toolwarden', { event: 'charset' }, charset.warning);
+  // Sandboxed commands of a session with a host list reach those hosts through its own proxy, and nothing else;
+  // credentials exist only there (commands see placeholders).
+  const hasCredentials = Object.keys(capability.credentials ?? {}).length > 0;
+  const credentialBroker = hasCredentials ? createCredentialBroker(capability.sid, capability.credentials ?? {}) : undefined;
+  const egress = sandbox.sandbox.kind === 'bubblewrap' && needsEgress(capability.net)
+    ? await startSessionEgress({
+        ...(credentialBroker === undefined ? {} : { interceptor: credentialBroker, placeholders: credentialBroker.placeholders, writeCa: credentialBroker.writeCa }),
+        sessionId: capability.sid,
+        ...(capability.user === undefined ? {} : { user: capability.user }),
+        net: capability.net,
+        audit: (event) => runtime.audit.emit(event),
+        commands: (): string[] => bash.runningCommands(),
+      })
+    : undefined;
+  if (egress?.warning !== undefined) log('bash', { event: 'egress' }, egress.warning);
   const bash = new BashService({
     capability,
     paths,
@@ -88,6 +105,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     shell: runtime.shell,
     env,
     warn: (message) => log('bash', { event: 'sandbox' }, message),
+    ...(egress === undefined ? {} : { egress }),
   });
   const mcp = new McpAccess(runtime.mcp, capability);
   const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));
@@ -97,6 +115,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
       timeoutMs: Math.max(1, Math.min(capability.limits.toolTimeoutMs, remainingMs(context))),
       maxBytes: DEFAULT_FETCH_MAX_BYTES,
       signal: context.signal,
+      ...(credentialBroker === undefined ? {} : { substitute: credentialBroker.substituteFetch }),
     });
   const broker = createBroker({
     paths,

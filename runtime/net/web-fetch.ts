@@ -20,6 +20,11 @@ export interface WebFetchOptions {
   readonly lookup?: HostLookup;
   /** Cancels the fetch (e.g. the tool call was cancelled). */
   readonly signal?: AbortSignal;
+  /**
+   * The headers as sent to `url` (each hop on its own): the session's credential placeholders replaced for that
+   * host only. The redirect rules see the placeholders, never the values.
+   */
+  readonly substitute?: (headers: Readonly<Record<string, string>>, url: URL) => Record<string, string>;
 }
 
 /** Redirects followed at most before the fetch fails. */
@@ -55,7 +60,8 @@ async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptio
   let headers: Record<string, string> = { 'user-agent': 'toolwarden-web-fetch', ...checked.headers };
   for (let hop = 0; ; hop += 1) {
     const address = await resolveVettedAddress(url, opts.net, opts.lookup ?? systemLookup, signal);
-    const response = await sendPinnedRequest({ url, address, method, headers, ...(body === undefined ? {} : { body }), maxBytes, signal });
+    const sent = opts.substitute === undefined ? headers : opts.substitute(headers, url);
+    const response = await sendPinnedRequest({ url, address, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
       return buildResult(checked.url, url, response.status, response.headers, response.bytes, response.truncated);

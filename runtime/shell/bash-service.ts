@@ -13,6 +13,7 @@ import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGua
 import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
 import type { SessionPaths } from '../broker/session-paths.js';
+import type { SessionEgress } from '../net/egress/session-egress.js';
 import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
@@ -33,6 +34,8 @@ export interface BashServiceOptions {
   /** The children's environment, built on first use. */
   env: () => Record<string, string>;
   warn(message: string): void;
+  /** The session's egress proxy (a host list in `net` and a sandbox): commands reach the hosts through it; closed with the service. */
+  egress?: SessionEgress;
 }
 
 /**
@@ -52,6 +55,7 @@ export class BashService {
   readonly #stubsHeld = new WeakMap<BlockedGuard, readonly string[]>();
   /** Stub removals under way: a new guard's walk waits for them, or it could take a stub for a path of its own. */
   readonly #stubRemovals = new Set<Promise<unknown>>();
+  readonly #running: string[] = [];
 
   constructor(options: BashServiceOptions) {
     this.#options = options;
@@ -81,6 +85,13 @@ export class BashService {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([this.#foreground.close(), this.#registry?.closeAll()]);
+    await this.#options.egress?.close();
+  }
+
+  /** The commands running now (exec calls and background processes), which the egress audit names. */
+  runningCommands(): string[] {
+    const background = this.#registry?.list().filter((p) => p.status === 'running').map((p) => p.command) ?? [];
+    return [...this.#running, ...background];
   }
 
   async #run(request: BashRequest, args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
@@ -94,6 +105,7 @@ export class BashService {
         const timeoutMs = Math.min(ownMs, leftMs);
         await this.#stubsRemoved();
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
+        this.#running.push(request.command);
         const outcome = await this.#foreground.run({
           command: request.command,
           cwd,
@@ -104,7 +116,7 @@ export class BashService {
           shell: this.#options.shell,
           wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
           signal: context.signal,
-        });
+        }).finally(() => this.#running.splice(this.#running.indexOf(request.command), 1));
         if (outcome.aborted) {
           if (guard !== undefined) {
             guard.finish();
@@ -264,6 +276,7 @@ export class BashService {
       blockedInWorkspace: guard?.existing ?? [],
       stubsInWorkspace: guard?.stubs ?? [],
       net: capability.net === false ? false : [...capability.net],
+      ...(this.#options.egress === undefined ? {} : { egress: this.#options.egress.scope }),
       limits: { tmpBytes: limits.sandboxTmpBytes, maxProcesses: limits.commandMaxProcesses, memoryBytes: limits.commandMemoryBytes, cpuSeconds: limits.commandCpuSeconds },
     };
   }

@@ -1,3 +1,4 @@
+import type { Credentials } from '../net/egress/credentials.js';
 import type { Limits } from '../limits.js';
 import type { PermissionSpec } from '../policy/types.js';
 import type { BlockedEntry } from '../path-guard/blocklist.js';
@@ -38,6 +39,11 @@ export interface Capability {
   readonly sandbox: SandboxMode;
   /** Network permission: false, or allowed hosts (`host`, `host:port`, `*.domain`). */
   readonly net: false | readonly string[];
+  /**
+   * Credentials by environment name: commands see a placeholder, and the egress proxy puts the value in requests
+   * to the credential's hosts only (README "Credentials by placeholder").
+   */
+  readonly credentials?: Credentials;
   /** Host environment variables commands may see: names or `PREFIX_*` patterns, or an explicit map. */
   readonly env: readonly string[] | Readonly<Record<string, string>>;
   /** Explicit charset for shell output, if any. */

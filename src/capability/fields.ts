@@ -1,6 +1,7 @@
 import type { PlatformPath } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
+import { narrowCredentials, parseCredentials } from '../net/egress/credentials.js';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../path-guard/blocklist.js';
 import { applyBlockedPathsOption } from '../path-guard/blocklist-option.js';
 import { validatePermissionSpec } from '../policy/validate-spec.js';
@@ -125,6 +126,11 @@ export const CAPABILITY_FIELDS: { readonly [K in CapabilityField]-?: FieldSpec<K
     default: () => false,
     parse: (value) => (value === false ? false : stringArray(value, 'net')),
     narrow: ({ parent, request, escalate }) => narrowNet(parent.net, request.net, escalate),
+  },
+  credentials: {
+    default: () => undefined,
+    parse: (value) => parseCredentials(value),
+    narrow: ({ parent, request, escalate }) => narrowCredentials(parent.credentials, request.credentials, escalate),
   },
   env: {
     default: () => [],

@@ -27,6 +27,8 @@ export interface NarrowRequest {
   sandbox?: SandboxMode;
   /** `false`, or a subset of the parent's hosts. */
   net?: false | readonly string[];
+  /** The names of the parent's credentials to keep (values and hosts are the parent's). @default all of them */
+  credentials?: readonly string[];
   /** A subset of the parent's environment names. */
   env?: readonly string[];
   /** The parent's isolation or `'process'` (stronger than `'worker'`). */
@@ -46,7 +48,7 @@ export interface NarrowRequest {
 /** Every key {@link NarrowRequest} has: anything else is a typo and must not pass silently. */
 export const NARROW_REQUEST_KEYS: ReadonlySet<string> = new Set([
   'tools', 'workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'mcpServers', 'limits', 'permissions',
-  'sandbox', 'net', 'env', 'isolation', 'blockedPaths', 'user', 'shellEncoding', 'toolModules', 'ttlSeconds',
+  'sandbox', 'net', 'credentials', 'env', 'isolation', 'blockedPaths', 'user', 'shellEncoding', 'toolModules', 'ttlSeconds',
 ] satisfies (keyof NarrowRequest)[]);
 
 /**
@@ -59,7 +61,7 @@ export function parseNarrowRequest(value: unknown): NarrowRequest {
   const raw = requirePlainObject(value, 'attenuate(request)');
   rejectUnknownKeys(raw, NARROW_REQUEST_KEYS, 'attenuate');
   const request = { ...raw } as Record<string, unknown>;
-  for (const key of ['tools', 'readRoots', 'excludedPaths', 'mcpServers', 'env', 'toolModules'] as const) {
+  for (const key of ['tools', 'readRoots', 'excludedPaths', 'mcpServers', 'env', 'toolModules', 'credentials'] as const) {
     if (request[key] !== undefined) stringArray(request[key], key);
   }
   for (const key of ['workspaceRoot', 'user', 'shellEncoding'] as const) {

@@ -7,6 +7,7 @@ export {
   describeNetPermission,
   isExplicitlyListed,
   isHostAllowed,
+  matchingNetEntry,
   parseNetRule,
   validateNetPermission,
   type NetPermission,

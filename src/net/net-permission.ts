@@ -73,10 +73,15 @@ export function canonicalizeHost(host: string): string | undefined {
 
 /** Whether the permission allows connecting to host:port (host as a URL gives it, or a bare IP). */
 export function isHostAllowed(perm: NetPermission, host: string, port: number): boolean {
-  if (perm === false) return false;
+  return matchingNetEntry(perm, host, port) !== undefined;
+}
+
+/** The first entry of the permission that allows host:port (for audit logs), or undefined when none does. */
+export function matchingNetEntry(perm: NetPermission, host: string, port: number): string | undefined {
+  if (perm === false) return undefined;
   const canonical = canonicalizeHost(host);
-  if (canonical === undefined) return false;
-  return perm.some((entry) => matchesRule(parseNetRule(entry), canonical, port));
+  if (canonical === undefined) return undefined;
+  return perm.find((entry) => matchesRule(parseNetRule(entry), canonical, port));
 }
 
 /**

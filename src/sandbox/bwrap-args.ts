@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { allowsAllHosts } from '../net/net-permission.js';
 import { buildConfinementArgs, buildKernelViewMounts, isWithin, sortParentsFirst, tmpfsSize } from './confinement.js';
+import { egressArgs } from './egress-args.js';
 import { buildSystemMounts, type MountOp } from './system-mounts.js';
 import type { SandboxFeatures, SandboxLimits, SandboxScope, SandboxSys } from './types.js';
 
@@ -14,7 +15,8 @@ export const DEFAULT_SANDBOX_HOME = '/tmp/home';
  * system dirs read-only (/etc secrets masked); the workspace read-write; blocked paths inside it read-only;
  * everything else absent; the root read-only; all capabilities dropped; new pid, ipc, uts, (when `features`
  * allow) user, and (unless every host is allowed) network namespaces; the seccomp filter and rlimits when
- * `features` provide them.
+ * `features` provide them; with `scope.egress` (a host list) the session's proxy socket and forwarder
+ * ({@link egressArgs}).
  *
  * @example buildBwrapArgs(scope, '/ws', ['sh', '-c', 'ls'], sys) // ['--tmpfs', '/tmp', ..., '--', 'sh', '-c', 'ls']
  */
@@ -27,6 +29,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
   }
   const tmpBytes = scope.limits?.tmpBytes;
+  const egress = scope.egress === undefined || allowsAllHosts(scope.net) ? undefined : egressArgs(scope.egress);
   const ops: MountOp[] = [
     ...buildKernelViewMounts(sys, tmpBytes),
     ...buildReadRootMounts(scope, sys),
@@ -34,6 +37,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     ...buildResolverMounts(scope, sys),
     { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
     ...buildBlockedMounts(scope, sys),
+    ...(egress?.mounts ?? []),
   ];
   if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
   return [
@@ -41,8 +45,9 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     ...buildConfinementArgs(features, allowsAllHosts(scope.net)),
     '--setenv', 'HOME', home,
     '--setenv', 'TMPDIR', '/tmp',
+    ...(egress?.env ?? []),
     '--chdir', cwd,
-    '--', ...withRlimits(argv, scope.limits, features.prlimit),
+    '--', ...withRlimits(egress === undefined ? argv : egress.wrap(argv), scope.limits, features.prlimit),
   ];
 }
 

@@ -38,6 +38,22 @@ export interface SandboxScope {
   readonly home?: string;
   /** Resource bounds of each command; without them only the namespaces bound it. */
   readonly limits?: SandboxLimits;
+  /** The session's egress proxy, when `net` is a host list: commands reach those hosts through it only. */
+  readonly egress?: EgressScope;
+}
+
+/** How a sandboxed command reaches its session's egress proxy (README "Network"). Paths are host paths. */
+export interface EgressScope {
+  /** The session's proxy socket; the socket a connection arrives on is the session's identity. */
+  readonly socketPath: string;
+  /** Debian's socat, which forwards loopback connections inside the sandbox to the socket. */
+  readonly socat: string;
+  /** The credentials' names and their placeholders, set in the command's environment. */
+  readonly placeholders: Readonly<Record<string, string>>;
+  /** The host's CA roots plus the session CA, trusted inside when the session has credentials. */
+  readonly caBundle?: string;
+  /** The session CA alone. */
+  readonly caCert?: string;
 }
 
 /** Per-command resource bounds the sandbox applies (see README "Resource limits"). */

@@ -25,6 +25,7 @@ const PARSE_CASES: { field: CapabilityField; bad: unknown; named: string; fallba
   { field: 'permissions', bad: { bash: 'maybe' }, named: 'permissions.bash', fallback: [] },
   { field: 'sandbox', bad: 'strict', named: 'sandbox', fallback: 'auto' },
   { field: 'net', bad: true, named: 'net', fallback: false },
+  { field: 'credentials', bad: { TOKEN: { value: 'x', hosts: ['*'] } }, named: 'credentials.TOKEN.hosts', fallback: undefined },
   { field: 'env', bad: { HOME: 1 }, named: 'env.HOME', fallback: [] },
   { field: 'isolation', bad: 'vm', named: 'isolation', fallback: 'worker' },
   { field: 'blockedPaths', bad: { remove: ['nope'] }, named: 'blockedPaths.remove', fallback: DEFAULT_BLOCKLIST },

@@ -43,7 +43,8 @@ describe('sandboxed commands', () => {
   it.each([
     ['no net', false, 'curl', curl, false],
     ['no net', false, 'node fetch', node, false],
-    ['only some hosts (the namespace stays off)', ['127.0.0.1'], 'curl', curl, false],
+    ['only some hosts (through the egress proxy)', ['127.0.0.1'], 'curl', curl, true],
+    ['only some hosts (node fetch ignores the proxy variables: fails closed)', ['127.0.0.1'], 'node fetch', node, false],
     ['every host', ['*'], 'curl', curl, true],
     ['every host', ['*'], 'node fetch', node, true],
   ] as const)('with %s, %s reaches the server: %s', async (_name, net, _client, command, reaches) => {

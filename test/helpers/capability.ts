@@ -20,6 +20,7 @@ export function makeCapability(overrides: Partial<Capability> = {}): Capability 
     permissions: [{ bash: { deny: ['git push*'] } }],
     sandbox: 'auto',
     net: ['example.com', 'api.test'],
+    credentials: { GH_TOKEN: { value: 'ghp-real', hosts: ['api.test'] }, NPM_TOKEN: { value: 'npm-real', hosts: ['example.com'] } },
     env: ['PATH', 'NODE_*'],
     shellEncoding: 'utf-8',
     toolModules: ['file:///tools/a.js'],

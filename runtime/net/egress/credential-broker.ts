@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
+import type { EgressInterceptor } from './egress-proxy.js';
+import { createSessionCa, type SessionCa } from './session-ca.js';
+
+/** A session's credentials on the proxy side: the placeholders commands see, and the interceptor that swaps them. */
+export interface CredentialBroker extends EgressInterceptor {
+  /** NAME to placeholder, for the commands' environment. */
+  readonly placeholders: Readonly<Record<string, string>>;
+  /** Writes the CA files the sandbox trusts into `dir`: the host's roots plus the session CA, and the CA alone. */
+  writeCa(dir: string): { caBundle: string; caCert: string };
+  /** web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced. */
+  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): Record<string, string>;
+}
+
+/** The host's CA roots that the bundle for the sandbox starts from (Debian's ca-certificates). */
+export const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+/**
+ * Makes a placeholder per credential (random, so a command cannot guess another session's) and a session CA whose
+ * leaf certificates are made only for hosts that some credential may be sent to.
+ */
+export function createCredentialBroker(sessionId: string, credentials: Credentials, systemBundle = SYSTEM_CA_BUNDLE): CredentialBroker {
+  const placed: PlacedCredential[] = Object.entries(credentials).map(([name, c]) => ({ ...c, name, placeholder: `toolwarden-credential-${name}-${randomBytes(16).toString('hex')}` }));
+  // Made on first use: a session whose credentials serve only web_fetch or plain HTTP never pays for the keys.
+  let made: SessionCa | undefined;
+  const ca = (): SessionCa => (made ??= createSessionCa(sessionId));
+  return {
+    placeholders: Object.fromEntries(placed.map((c) => [c.name, c.placeholder])),
+    covers: (host, port) => credentialsCover(placed, host, port),
+    substitute: (headers, host, port) => {
+      const out: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(headers)) {
+        if (value === undefined) continue;
+        out[name] = Array.isArray(value) ? value.map((v) => substituteHeader(v, name, placed, host, port)) : substituteHeader(value, name, placed, host, port);
+      }
+      return out;
+    },
+    secureContext: (host) => ca().contextFor(host),
+    substituteFetch: (headers, url) => {
+      const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+      return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)]));
+    },
+    writeCa: (dir) => {
+      const caCert = join(dir, 'ca.pem');
+      const caBundle = join(dir, 'ca-bundle.pem');
+      let roots = '';
+      try {
+        roots = readFileSync(systemBundle, 'utf8');
+      } catch {
+        // No system bundle: the sandbox trusts the session CA alone.
+      }
+      const { certPem } = ca();
+      writeFileSync(caCert, certPem, { mode: 0o644 });
+      writeFileSync(caBundle, `${roots}${roots.endsWith('\n') || roots === '' ? '' : '\n'}${certPem}`, { mode: 0o644 });
+      return { caBundle, caCert };
+    },
+  };
+}

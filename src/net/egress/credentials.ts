@@ -1,0 +1,84 @@
+import { ToolwardenError } from '../../errors.js';
+import { isHostAllowed, validateNetPermission } from '../net-permission.js';
+
+/** One credential of a session: its value and the hosts (net entries) it may be sent to. */
+export interface Credential {
+  readonly value: string;
+  readonly hosts: readonly string[];
+}
+
+/** A session's credentials by environment name. */
+export type Credentials = Readonly<Record<string, Credential>>;
+
+/** A credential as the proxy uses it: the placeholder the command sees stands for the value. */
+export interface PlacedCredential extends Credential {
+  readonly name: string;
+  readonly placeholder: string;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Checks the `credentials` option: `{ NAME: { value, hosts } }` with NAME an environment name, value a non-empty
+ * string without CR, LF or NUL, and hosts a non-empty list of net entries other than `'*'`.
+ * @throws ToolwardenError `INVALID_OPTIONS` naming the credential (never its value)
+ */
+export function parseCredentials(value: unknown): Credentials {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('credentials must be an object of { value, hosts } by environment name');
+  const out: Record<string, Credential> = {};
+  for (const [name, entry] of Object.entries(value)) {
+    if (!NAME.test(name)) throw invalid(`credentials name ${JSON.stringify(name)} is not an environment variable name`);
+    if (typeof entry !== 'object' || entry === null) throw invalid(`credentials.${name} must be { value, hosts }`);
+    const { value: secret, hosts, ...rest } = entry as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) throw invalid(`credentials.${name} has unknown keys ${Object.keys(rest).join(', ')}`);
+    if (typeof secret !== 'string' || secret === '' || /[\r\n\0]/.test(secret)) throw invalid(`credentials.${name}.value must be a non-empty string without CR, LF or NUL`);
+    const list = validateNetPermission(hosts);
+    if (list === false || list.length === 0) throw invalid(`credentials.${name}.hosts must be a non-empty list of hosts`);
+    if (list.some((host) => host === '*' || host.startsWith('*:'))) throw invalid(`credentials.${name}.hosts must name hosts, not '*'`);
+    out[name] = { value: secret, hosts: list };
+  }
+  return out;
+}
+
+/**
+ * A child's credentials: the parent's, or only the names it lists (`credentials: ['NAME']`). A child cannot add a
+ * credential, change a value or widen hosts; naming one the parent lacks is ESCALATION.
+ */
+export function narrowCredentials(parent: Credentials | undefined, requested: readonly string[] | undefined, escalate: (why: string) => never): Credentials | undefined {
+  if (requested === undefined) return parent;
+  const kept: Record<string, Credential> = {};
+  for (const name of requested) {
+    const credential = parent?.[name];
+    if (credential === undefined) escalate(`credential '${name}' is not the parent's`);
+    kept[name] = credential;
+  }
+  return kept;
+}
+
+/** Whether any credential may be sent to host:port (then its TLS is terminated and its headers rewritten). */
+export function credentialsCover(credentials: readonly PlacedCredential[], host: string, port: number): boolean {
+  return credentials.some((c) => isHostAllowed(c.hosts, host, port));
+}
+
+/**
+ * Replaces each placeholder by its value in one header value, for the credentials whose hosts include host:port;
+ * other placeholders stay as they are. A `Basic` authorization is decoded, rewritten and encoded again, so a
+ * placeholder in a URL's user:password works too.
+ * @example substituteHeader('Bearer tw-cred-K-1', 'authorization', creds, 'api.example.com', 443) // 'Bearer real'
+ */
+export function substituteHeader(value: string, name: string, credentials: readonly PlacedCredential[], host: string, port: number): string {
+  const usable = credentials.filter((c) => isHostAllowed(c.hosts, host, port));
+  if (usable.length === 0) return value;
+  const replace = (text: string): string => usable.reduce((acc, c) => acc.split(c.placeholder).join(c.value), text);
+  const basic = /^(basic\s+)([A-Za-z0-9+/=]+)$/i.exec(value);
+  if ((name === 'authorization' || name === 'proxy-authorization') && basic !== null) {
+    const decoded = Buffer.from(basic[2] ?? '', 'base64').toString('utf8');
+    const replaced = replace(decoded);
+    if (replaced !== decoded) return `${basic[1] ?? 'Basic '}${Buffer.from(replaced, 'utf8').toString('base64')}`;
+  }
+  return replace(value);
+}
+
+function invalid(message: string): ToolwardenError {
+  return new ToolwardenError('INVALID_OPTIONS', message);
+}
