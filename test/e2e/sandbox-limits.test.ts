@@ -11,7 +11,7 @@ const HOGS: [string, string, string][] = [
   ['a file filling /tmp past its cap', py("open('/tmp/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
   ['a file filling HOME past the cap', py("open('/tmp/home/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
   ['a memory hog', py('b = bytearray(2 * 1024 ** 3)'), 'MEMORY_LIMIT'],
-  ['a node memory hog', `node -e "const a = []; for (let i = 0; i < 40; i++) a.push(Buffer.alloc(64 * 1024 * 1024, 1))"`, 'MEMORY_LIMIT'],
+  ['a node memory hog', `node -e "const a = []; for (let i = 0; i < 40; i++) a.push(Buffer.allocUnsafe(64 * 1024 * 1024))"`, 'MEMORY_LIMIT'],
   ['a CPU spinner', py('while True: pass'), 'CPU_LIMIT'],
 ];
 // RLIMIT_NPROC does not bind the host's uid 0 (the kernel exempts root), so as root the fork bomb row does not apply.
