@@ -1,4 +1,5 @@
 import { toPlainError } from '../src/errors.js';
+import { PACKAGE_INFO } from '../src/package-info.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { runDemo } from './commands/demo.js';
 import { runDoctor } from './commands/doctor.js';
@@ -19,7 +20,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
 
 /**
  * Runs `toolwarden <command> ...`: usage errors print the usage on stderr and return 2, other failures print
- * `toolwarden: CODE: message` and return 1.
+ * `toolwarden: CODE: message` and return 1. `--version` / `-v` prints package.json's version.
  * @example process.exitCode = await runCli(process.argv.slice(2), PROCESS_IO)
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -27,6 +28,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(USAGE.main);
     return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${PACKAGE_INFO.version}\n`);
+    return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {

@@ -10,12 +10,14 @@ Commands:
   mint      sign a capability token for a user of a config with the private key
   serve     expose a session as an MCP server (stdio), or many users' sessions over Streamable HTTP
 
-Run 'toolwarden <command> --help' for a command's options.
+Run 'toolwarden <command> --help' for a command's options, 'toolwarden --version' for the version.
 `,
-  demo: `Usage: toolwarden demo
+  demo: `Usage: toolwarden demo [--json]
 
 Creates a temporary workspace (files, a symlink to outside, .git/hooks), opens a session with the file
-tools and bash, makes allowed and refused calls, prints them as a table, and removes the workspace.
+tools and bash and a scripted approver, makes allowed, approved and refused calls, prints each with its full
+reason (wrapped to the terminal), and removes the workspace.
+  --json            print the calls as JSON: [{ call, outcome, detail, note? }]
 `,
   doctor: `Usage: toolwarden doctor [--json]
 
@@ -24,7 +26,7 @@ network is absent, a file outside is invisible, a blocked path is unwritable, no
 privileges, a seccomp filter, a process limit. Prints each property with pass/FAIL; exits 1 if any fails.
   --json            print the report as JSON
 `,
-  explain: `Usage: toolwarden explain --tool T --args JSON [--config FILE] [--user U] [--workspace DIR] [--sandbox MODE]
+  explain: `Usage: toolwarden explain --tool T --args JSON [--config FILE] [--user U] [--workspace DIR] [--sandbox MODE] [--json]
 
   --tool T          tool name (read_file, bash, mcp__<server>__<tool>, ...)
   --args JSON       the call's arguments, a JSON object
@@ -32,6 +34,7 @@ privileges, a seccomp filter, a process limit. Prints each property with pass/FA
   --user U          take the session rules (and default workspace) from this user's tenant
   --workspace DIR   check paths and parse commands as a session on DIR would (path guard, shell check)
   --sandbox MODE    auto | required | off: whether bash's static check may count on the OS sandbox (default auto)
+  --json            print the decision as JSON: { tool, args, decision, ... }
 `,
   keys: `Usage: toolwarden keys generate --out DIR [--kid ID]
 

@@ -16,11 +16,13 @@ const OPTIONS = {
   user: { type: 'string' },
   workspace: { type: 'string' },
   sandbox: { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 /**
  * `toolwarden explain`: what a call would get under the config's host rules and a user's session rules, and
  * which rule decides. With a workspace, paths go through the path guard and commands through the shell check first.
+ * With `--json`, one JSON object: the {@link explain} result without its text, plus `notes` (or the refusal's code).
  * @returns the exit code
  */
 export async function runExplain(argv: readonly string[], io: CliIo): Promise<number> {
@@ -41,6 +43,10 @@ export async function runExplain(argv: readonly string[], io: CliIo): Promise<nu
     const readRoots = flags.user === undefined ? undefined : config?.tenants[flags.user]?.readRoots;
     const gathered = await gatherExplainFacts(flags.tool, args, { workspaceRoot, readRoots, sandbox: sandbox ?? config?.sandbox ?? 'auto' });
     if (gathered.refused) {
+      if (flags.json) {
+        io.stdout(`${JSON.stringify({ tool: flags.tool, args, decision: 'deny', refusedBeforeRules: { code: gathered.code, message: gathered.message } }, null, 2)}\n`);
+        return EXIT.ok;
+      }
       io.stdout(`${flags.tool} ${JSON.stringify(args)} -> deny\n  refused before any rule: ${gathered.code}: ${gathered.message}\n`);
       return EXIT.ok;
     }
@@ -48,6 +54,11 @@ export async function runExplain(argv: readonly string[], io: CliIo): Promise<nu
     lines.push(...gathered.notes);
   }
   const explanation = explain({ host: config?.permissions, session }, flags.tool, args, facts);
+  if (flags.json) {
+    const { text: _text, ...decision } = explanation;
+    io.stdout(`${JSON.stringify({ ...decision, args, notes: lines }, null, 2)}\n`);
+    return EXIT.ok;
+  }
   io.stdout(`${[explanation.text, ...lines.map((line) => `  ${line}`)].join('\n')}\n`);
   return EXIT.ok;
 }

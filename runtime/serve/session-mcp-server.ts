@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Capability } from '../../src/capability/capability.js';
+import { PACKAGE_INFO } from '../../src/package-info.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import { isBuiltinTool } from '../../src/tools/builtin-schemas.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
@@ -10,8 +11,8 @@ import { callTool } from '../adapters/call-tool.js';
 import type { Session } from '../session.js';
 import { startProgress } from './call-progress.js';
 
-/** Name and version the served MCP server reports in its `initialize` answer. */
-export const SERVER_INFO = { name: 'toolwarden', version: '0.1.0' } as const;
+/** Name and version the served MCP server reports in its `initialize` answer: package.json's. */
+export const SERVER_INFO = { name: PACKAGE_INFO.name, version: PACKAGE_INFO.version } as const;
 
 /**
  * `tools/call` with any params: the SDK's own wrapper then checks them against `CallToolRequestSchema` and answers

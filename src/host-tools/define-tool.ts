@@ -1,3 +1,4 @@
+import { ToolwardenError } from '../errors.js';
 import type { ToolResult } from '../tool-result.js';
 
 /** Read-only facts about the session a host tool runs in. */
@@ -82,7 +83,18 @@ export function defineTool<Args = Record<string, unknown>>(spec: Omit<DefinedToo
   if (typeof spec.description !== 'string') throw new TypeError(`defineTool(${spec.name}): description must be a string`);
   if (typeof spec.input !== 'object' || spec.input === null) throw new TypeError(`defineTool(${spec.name}): input must be a zod schema or a JSON Schema object`);
   if (typeof spec.run !== 'function') throw new TypeError(`defineTool(${spec.name}): run must be a function`);
+  if (isZod3Schema(spec.input)) {
+    throw new ToolwardenError(
+      'INVALID_OPTIONS',
+      `defineTool(${spec.name}): input is a zod 3 schema; zod 4 required (import { z } from 'zod' with zod >= 4, or 'zod/v4' from zod 3.25), or pass a JSON Schema object`,
+    );
+  }
   return Object.freeze({ kind: 'toolwarden.tool', name: spec.name, description: spec.description, input: spec.input, run: spec.run });
+}
+
+/** A zod 3 schema has `_def` but not zod 4's `_zod`; toolwarden turns schemas into JSON Schema with zod 4 only. */
+function isZod3Schema(input: object): boolean {
+  return '_def' in input && !('_zod' in input) && typeof (input as { safeParse?: unknown }).safeParse === 'function';
 }
 
 /** Whether a module export is a tool made by {@link defineTool}. */

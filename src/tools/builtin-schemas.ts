@@ -69,15 +69,56 @@ export function isBuiltinTool(name: string): name is BuiltinToolName {
   return Object.hasOwn(BUILTIN_SCHEMAS, name);
 }
 
-/** What each built-in tool does, as the model sees it. */
+/**
+ * What each built-in tool does, as the model sees it: the one source of the descriptions `listTools()`, the MCP
+ * server and the adapters show. Each says what the tool does, its limits (sizes, counts, time, the workspace
+ * boundary) and, for bash, every action with its arguments. The numbers are the session defaults (DEFAULT_LIMITS).
+ */
 export const BUILTIN_DESCRIPTIONS: Record<BuiltinToolName, string> = {
-  read_file: 'Read a text file with line numbers. Long files are truncated with a note saying how to read on (offset/limit).',
-  write_file: 'Create or overwrite a file atomically inside the workspace.',
-  edit_file: 'Replace old_string with new_string in a file. old_string must match exactly once unless replace_all is set.',
-  apply_patch: 'Apply a multi-file patch (`*** Begin Patch` format or unified diff). All-or-nothing: nothing changes unless every hunk applies.',
-  list_dir: 'List a directory: names with a trailing / for directories and @ for symlinks.',
-  glob: 'Find files by glob pattern, skipping .git and node_modules.',
-  grep: 'Search file contents with a regular expression, skipping .git, node_modules and binary files.',
-  bash: 'Run shell commands in the workspace: exec (default), or start/status/logs/write/stop/list background processes.',
-  web_fetch: 'Fetch an http(s) URL allowed by the session network permission.',
+  read_file:
+    'Read a UTF-8 text file, each line prefixed with its 1-based number and a tab. path is relative to the workspace root or absolute; ' +
+    'only the workspace and the read-only roots are readable, and credential files are blocked. Returns at most 100000 characters ' +
+    '(session limit readMaxChars): a longer file is truncated with a note giving the offset to continue from. ' +
+    'offset (1-based line) and limit (number of lines) read a window. Binary files are refused with UNSUPPORTED_FILE.',
+  write_file:
+    'Create or overwrite the file at path with content, atomically (written to a temporary file, then renamed), creating missing parent ' +
+    'directories. Only inside the workspace: paths outside it, .git/hooks, credentials and other files that run code later are ' +
+    'refused, and the session write quota (writeQuotaBytes, unlimited by default) bounds the bytes written in total.',
+  edit_file:
+    'Replace old_string with new_string in the text file at path, inside the workspace. old_string must match exactly (whitespace included) ' +
+    'and occur exactly once, or the edit is refused saying how many times it occurred; set replace_all to replace every ' +
+    'occurrence. Read the file first. Same path rules and write quota as write_file.',
+  apply_patch:
+    'Apply a multi-file patch: the `*** Begin Patch` format (*** Add File / *** Update File with @@ hunks / *** Delete File / ' +
+    '*** Move to) or a unified diff. All-or-nothing: nothing changes unless every hunk applies to the current content. ' +
+    'Every touched path must be inside the workspace and not blocked; the write quota applies.',
+  list_dir:
+    'List one directory (not recursive): one name per line, a trailing / for directories and @ for symlinks. path defaults to the ' +
+    'workspace root; only the workspace and the read-only roots are readable. At most 1000 entries (session limit maxResults); ' +
+    'the rest are cut with a note. Use glob to find files in a tree.',
+  glob:
+    'Find files by glob pattern (picomatch: **/*.ts, src/*.{js,ts}), matched against paths relative to path (default: the ' +
+    'workspace root). Skips .git and node_modules; follows links only inside the readable roots. Returns workspace-relative paths ' +
+    '(absolute under a read-only root), sorted, usable as-is by read_file; at most 1000 (maxResults), cut with a note; ' +
+    'the walk ends at the 30 s tool timeout.',
+  grep:
+    'Search file contents line by line with a JavaScript regular expression (pattern; ignoreCase for case-insensitive). path is a ' +
+    'directory or one file (default: the workspace root); glob keeps only matching files (*.ts at any depth, src/** by path). ' +
+    'Skips .git, node_modules, binary files and files over 2 MiB. Prints path:line: text with workspace-relative paths usable ' +
+    'as-is by read_file; at most maxResults matches (capped at 1000), long lines cut around the match; 30 s tool timeout.',
+  bash:
+    'Run shell commands in the workspace; each command is checked statically and may be refused or need approval, and runs in ' +
+    'the OS sandbox when available (writes only inside the workspace, no network unless granted). action selects what to do: ' +
+    'exec (default): run command (cwd: workspace-relative directory) and wait, killed after timeoutMs (default and cap 30 s), ' +
+    'returning exitCode, stdout and stderr (200000 characters kept per stream); ' +
+    'start: run command in the background and return its processId (at most 8 at once); ' +
+    'status: processId -> running or exited, exit code; ' +
+    'logs: processId, offset (character offset to read from), limit (characters) -> a page of output (the last 200000 characters are kept); ' +
+    'write: processId, input -> text written to its stdin; ' +
+    'stop: processId -> SIGTERM, then SIGKILL after 2 s; ' +
+    'list: the session\'s background processes.',
+  web_fetch:
+    'Fetch an http or https url (method, headers, body) and return the status, headers and body as text. Only hosts the session ' +
+    'network permission allows, checked again on every redirect; private and loopback addresses are refused unless granted. ' +
+    'The body is cut at maxBytes (default and cap 1000000 bytes); the call ends at the 30 s tool timeout.',
 };

@@ -2,7 +2,7 @@ import type { PlainError } from '../errors.js';
 
 /** The readable boundary of a walk: links are followed only to real paths inside one of these roots. */
 export interface WalkScope {
-  /** Canonical (realpath) readable roots: the workspace root and the read roots. */
+  /** Canonical (realpath) readable roots: the workspace root first (results are shown relative to it), then the read roots. */
   readonly roots: readonly string[];
 }
 
@@ -28,7 +28,7 @@ export interface GrepRequest {
 
 /** One matching line. */
 export interface GrepMatch {
-  /** Relative to the request root, `/`-separated (the file name when the root is a file). */
+  /** Relative to the workspace root, `/`-separated (absolute for a file outside it, under a read root). */
   readonly path: string;
   /** 1-based line number. */
   readonly line: number;
@@ -61,7 +61,7 @@ export interface GlobRequest {
 
 /** What a glob found, sorted. */
 export interface GlobOutcome {
-  /** Relative to the request root, `/`-separated, sorted by code unit. */
+  /** Relative to the workspace root, `/`-separated (absolute outside it), sorted by code unit. */
   readonly paths: string[];
   /** More paths existed than `maxResults`. */
   readonly truncated: boolean;

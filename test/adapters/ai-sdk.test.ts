@@ -30,7 +30,7 @@ describe('aiSdkTools (ai 6)', () => {
   it('gives every session tool with its JSON Schema', async () => {
     const tools = await aiSdkTools(fx.session);
     expect(Object.keys(tools).sort()).toEqual(['grep', 'read_file', 'write_file']);
-    expect(tools.read_file?.description).toMatch(/Read a text file/);
+    expect(tools.read_file?.description).toMatch(/^Read a UTF-8 text file/);
     expect(tools.read_file?.title).toBe('Read file');
   });
 

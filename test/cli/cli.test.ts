@@ -37,9 +37,44 @@ describe('toolwarden demo', () => {
       expect(row(call!)).toMatch(new RegExp(`\\brefused\\s+${code}:`));
     }
     expect(row('bash: rm -rf /')).toMatch(/\brefused\b/);
+    expect(row('write_file src/notes.md')).toMatch(/\bapproved\s+asked \(write_file asks by session rule/);
+    expect(result.stdout.replace(/\s+/g, ' ')).toMatch(/asked \(write_file asks by session rule write_file\.ask 'src\/\*\*' \(for 'src\/notes\.md'\)\); the approver answered allow: Created src\/notes\.md/);
+    expect(row('bash: rm -rf * (dangerous removal)')).toMatch(/\brefused\s+APPROVAL_DENIED: /);
+    expect(result.stdout).toMatch(/\d+ allowed, 1 approved, \d+ refused\./);
     const root = /<workspace> is (\S+),/.exec(rows[0] ?? '')?.[1];
     expect(root).toBeDefined();
     expect(fs.existsSync(root!)).toBe(false);
+  });
+
+  it('prints every reason in full, wrapped to the width, never cut', async () => {
+    const result = await run(['demo']);
+    const lines = result.stdout.split('\n');
+    const table = lines.slice(lines.findIndex((line) => line.startsWith('CALL')), lines.findIndex((line, i) => i > 4 && line === ''));
+    expect(table.length).toBeGreaterThan(15);
+    // Not a terminal: 100 columns. A row's label and outcome may not fit a narrow terminal, but its reason wraps.
+    expect(table.filter((line) => line.length > 100)).toEqual([]);
+    expect(result.stdout).not.toContain('…');
+    // The dangerous removal's whole reason, across its wrapped lines.
+    expect(result.stdout.replace(/\s+/g, ' ')).toMatch(/APPROVAL_DENIED: .*dangerous removal of \*: \* empties <workspace>: <workspace> is the workspace root.* the approver answered "deny"/);
+  });
+
+  it('prints the rows as JSON with --json: each call, its outcome, its full reason and the approver answer', async () => {
+    const result = await run(['demo', '--json']);
+    expect(result.exitCode).toBe(0);
+    const report = JSON.parse(result.stdout) as { rows: { call: string; outcome: string; detail: string; approval?: { answer: string } }[]; summary: Record<string, number> };
+    const byCall = (prefix: string) => report.rows.find((r) => r.call.startsWith(prefix));
+    expect(byCall('write_file src/notes.md')).toMatchObject({ outcome: 'approved', approval: { answer: 'allow' } });
+    expect(byCall('bash: rm -rf *')).toMatchObject({ outcome: 'refused', detail: expect.stringMatching(/^APPROVAL_DENIED: /), approval: { answer: 'deny' } });
+    expect(byCall('read_file ../../etc/hostname')).toMatchObject({ outcome: 'refused', detail: expect.stringMatching(/^NOT_READABLE: /) });
+    expect(report.summary).toEqual({ allowed: expect.any(Number), approved: 1, refused: report.rows.filter((r) => r.outcome === 'refused').length });
+  });
+});
+
+describe('toolwarden --version', () => {
+  const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  it.each([['--version'], ['-v']])('%s prints package.json version and exits 0', async (flag) => {
+    const result = await run([flag]);
+    expect(result).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
   });
 });
 
@@ -124,6 +159,18 @@ describe('toolwarden explain', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(expected);
+  });
+
+  it.each([
+    ['a host deny rule', ['--tool', 'bash', '--args', '{"command":"git push origin"}'], { tool: 'bash', decision: 'deny', rule: "host rule bash.deny 'git push*'", args: { command: 'git push origin' } }],
+    ['a dangerous removal', ['--tool', 'bash', '--args', '{"command":"rm -rf ."}', '--user', 'alice', '--sandbox', 'off'], { decision: 'ask', options: ['allow', 'deny'], subject: { dangerous: true } }],
+    ['a refusal before any rule', ['--tool', 'read_file', '--args', '{"path":"../config.json"}', '--user', 'alice'], { decision: 'deny', refusedBeforeRules: { code: 'NOT_READABLE' } }],
+  ])('prints %s as JSON with --json', async (_name, args, expected) => {
+    const result = await runHere(['explain', ...args, '--config', dir.at('config.json'), '--json']);
+    expect(result.exitCode).toBe(0);
+    const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(parsed).toMatchObject(expected);
+    expect(parsed).not.toHaveProperty('text');
   });
 
   it('fails naming a rule for a tool that does not exist', async () => {

@@ -64,8 +64,8 @@ describe('grepFiles', () => {
       want: ['.git/config:1', 'node_modules/pkg/index.js:1'],
     },
     { rule: 'reads files up to maxFileBytes', request: { maxFileBytes: 10_000, glob: 'big.txt' }, want: ['big.txt:1'] },
-    { rule: 'greps a single file as the root', request: { root: 'ws/src/sub/c.ts' }, want: ['c.ts:2'] },
-    { rule: 'greps from a subdirectory', request: { root: 'ws/src/sub' }, want: ['c.ts:2'] },
+    { rule: 'greps a single file as the root, shown workspace-relative', request: { root: 'ws/src/sub/c.ts' }, want: ['src/sub/c.ts:2'] },
+    { rule: 'greps from a subdirectory, shown workspace-relative', request: { root: 'ws/src/sub' }, want: ['src/sub/c.ts:2'] },
   ])('$rule', ({ request, want }) => {
     const root = 'root' in request ? tree.path(request.root) : ws;
     expect(grepPaths({ ...request, root })).toEqual(want);
@@ -156,11 +156,15 @@ describe('globFiles', () => {
     expect(globFiles({ root: ws, pattern: 'src/**', maxResults: 2, scope })).toEqual({ paths: ['src/a.ts', 'src/b.js'], truncated: true });
   });
 
-  it('terminates on link loops and links back into the workspace from a read root', () => {
+  it('terminates on link loops and links back into the workspace from a read root, shown absolute outside the workspace', () => {
     const paths = globFiles({ root: tree.path('skills'), pattern: '**', maxResults: 1000, scope }).paths;
-    expect(paths).toContain('guide.md');
-    expect(paths).toContain('back/src/a.ts');
-    expect(paths.filter((p) => p.endsWith('/a.ts'))).toEqual(['back/src/a.ts']);
+    expect(paths).toContain(tree.path('skills/guide.md'));
+    expect(paths).toContain(tree.path('skills/back/src/a.ts'));
+    expect(paths.filter((p) => p.endsWith('/a.ts'))).toEqual([tree.path('skills/back/src/a.ts')]);
+  });
+
+  it('shows paths under a subdirectory root relative to the workspace', () => {
+    expect(globFiles({ root: tree.path('ws/src'), pattern: '*.ts', maxResults: 100, scope }).paths).toEqual(['src/a.ts']);
   });
 
   it('refuses a file root with INVALID_ARGS', () => {

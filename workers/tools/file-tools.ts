@@ -62,7 +62,7 @@ export async function listDirTool(args: BuiltinArgs<'list_dir'>, ctx: FileToolCo
   return okResult(text, { path: listing.path, entries: listing.entries, truncated: listing.truncated });
 }
 
-/** glob: matching paths, relative to the searched directory. */
+/** glob: matching paths, workspace-relative (absolute under a read root), so read_file takes each as-is. */
 export async function globTool(args: BuiltinArgs<'glob'>, ctx: FileToolContext): Promise<ToolResult> {
   const found = await unwrap(ctx.broker.glob(args.pattern, args.path));
   const note = found.truncated ? `\n[truncated: more files match; narrow the pattern]` : '';
