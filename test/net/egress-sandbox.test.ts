@@ -5,7 +5,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
 import type { NetPermission } from '../../src/net/net-permission.js';
 import { createSandbox } from '../../runtime/sandbox/create-sandbox.js';
@@ -57,6 +57,11 @@ async function withEgress<T>(net: NetPermission, body: (egress: SessionEgress, e
   }
 }
 
+/** A connection is audited when the proxy sees it close, which may be just after the command has exited. */
+function settled(events: readonly AuditEvent[], count: number): Promise<void> {
+  return vi.waitFor(() => expect(events.length).toBeGreaterThanOrEqual(count), { timeout: 3_000, interval: 20 });
+}
+
 function run(egress: SessionEgress, net: NetPermission, script: string): Promise<{ code: number; out: string }> {
   const { sandbox } = createSandbox('required', detection);
   const [program = '', ...args] = sandbox.wrap(['/bin/sh', '-c', script], { workspaceRoot: ws, readRoots: [], blockedInWorkspace: [], net, egress: egress.scope }, ws);
@@ -97,6 +102,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       expect(redirected.out).toBe('403');
       expect(hits.other).toBe(before.other);
       expect(hits.allowed).toBe(before.allowed + 2);
+      await settled(events, 4);
       const allowEvents = events.filter((e) => e.decision === 'allow');
       const denyEvents = events.filter((e) => e.decision === 'deny');
       expect(allowEvents).toHaveLength(2);
@@ -118,6 +124,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       expect(socks.out).toBe('allowed server');
       const socksOther = await run(egress, net, `curl -sS -m 5 --proxy "$ALL_PROXY" http://127.0.0.1:${otherPort}/ || echo refused`);
       expect(socksOther.out).toContain('refused');
+      await settled(events, 3);
       const tunnels = events.filter((e) => e.decision === 'allow');
       expect(tunnels.map((e) => (e.args as { via: string }).via)).toEqual(['connect', 'socks']);
       for (const event of tunnels) {
@@ -194,6 +201,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       const other = await run(egress, net, `curl -sS -m 5 https://other.internal.test:${tlsPort}/ 2>&1; curl -sS -m 5 -k -v https://other.internal.test:${tlsPort}/ 2>&1 | grep -i 'issuer'`);
       expect(other.out).toMatch(/certificate/i);
       expect(other.out).toContain('toolwarden session upstream');
+      await settled(events, 3);
       expect(events.filter((e) => e.decision === 'allow').map((e) => (e.args as { via: string }).via)).toEqual(['https-intercepted', 'connect', 'connect']);
       expect(JSON.stringify(events)).not.toContain(SECRET);
     }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa, upstreamCa: upstreamCa.certPem });

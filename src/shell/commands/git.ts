@@ -18,7 +18,7 @@ const WRITING = new Set([
 // only known from the objects, so they ask unless the form is one that leaves the tree alone (see treeWrite).
 const TREE_WRITERS = new Set([
   'checkout', 'switch', 'restore', 'reset', 'stash', 'merge', 'rebase', 'cherry-pick', 'revert', 'pull', 'apply', 'am',
-  'clone', 'init', 'sparse-checkout', 'worktree', 'submodule',
+  'clone', 'init', 'sparse-checkout', 'worktree', 'submodule', 'clean',
 ]);
 // Subcommands whose operands are all pathspecs (elsewhere only what follows `--` is).
 const PATHSPECS = new Set(['add', 'rm', 'blame', 'annotate', 'check-ignore', 'ls-files']);
@@ -106,7 +106,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
 
 // Why the subcommand writes files from the repository, or null for the forms that leave the working tree alone:
 // `checkout -b NAME` / `switch -c NAME` (a new branch at HEAD), `restore --staged`, `reset` without --hard/--merge/
-// --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached`, `worktree list`.
+// --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached`, `worktree list`, `clean -n`.
 function treeWrite(sub: string, rest: Word[]): string | null {
   const words = rest.map((w) => w.value);
   const has = (...names: string[]): boolean => words.some((w) => w !== null && names.includes(w));
@@ -132,6 +132,10 @@ function treeWrite(sub: string, rest: Word[]): string | null {
     case 'init':
     case 'clone':
       return 'makes a repository (its .git/config and hooks) and checks out files named by the repository';
+    case 'clean':
+      // Without -f (or with -n) git clean only lists; what it removes (untracked trees, with -ff nested repositories
+      // and their blocked .git/config, with -x ignored files) is known only from the index.
+      return has('-n', '--dry-run') || !words.some((w) => w === null || w === '--force' || /^-[a-zA-Z]*f/.test(w)) ? null : 'removes the untracked files and directories the index does not name (nested repositories with -ff)';
     default:
       return writes;
   }

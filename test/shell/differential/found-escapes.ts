@@ -324,6 +324,9 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
   { command: "cd src/deep && dd if=~ of=\"out5.txt\" count=1", family: 3, evidence: "openat @B@/home", pending: false },
   { command: "echo evil > .bash; cp -b -S rc a.txt .bash", family: 3, evidence: "renameat @B@/ws/.bashrc", pending: false },
   { command: "echo evil > .bash; mv --backup --suffix=rc a.txt .bash", family: 3, evidence: "renameat @B@/ws/.bashrc", pending: false },
+  // Found in the shell-esc branch's review: git clean -ff removes an untracked nested repository, blocked .git/config included.
+  { command: "git clean -ffdxq", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
+  { command: "git clean --force -d -f", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
 ];
 
 /**
@@ -331,6 +334,8 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
  * so that closing an escape never turns into refusing the command family.
  */
 export const NEAR_MISSES: readonly string[] = [
+  'git clean -n',
+  'git clean -ndx',
   'tar -xOf evil.tar .bashrc',
   'tar -tf evil.tar',
   'tar -tvf archive.tar',
