@@ -1,10 +1,11 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ServeConfig } from '../../src/serve/serve-config.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, type ServeConfig } from '../../src/serve/serve-config.js';
 import { createRuntime } from '../runtime.js';
 import type { SessionOptions } from '../session-options.js';
 import { runtimeOptionsFrom, userSessionOptions } from './runtime-from-config.js';
 import { answerUnparsableMessages } from './parse-errors.js';
 import { createMcpServer } from './session-mcp-server.js';
+import { ElicitApprovals } from './approvals/elicit-approvals.js';
 
 /** What `toolwarden serve` (stdio) exposes: one session's options, and the config file's runtime settings. */
 export interface StdioServeOptions {
@@ -28,13 +29,15 @@ export interface StdioServeHandle {
  */
 export async function serveStdio(options: StdioServeOptions): Promise<StdioServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
-  const rt = await createRuntime(runtimeOptionsFrom(options.config, { idleWorkers: 1 }));
+  const approvals = new ElicitApprovals(options.config?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, log);
+  const rt = await createRuntime({ ...runtimeOptionsFrom(options.config, { idleWorkers: 1 }), approve: approvals.approve });
   const userOptions = options.session.user === undefined ? {} : userSessionOptions(options.config, options.session.user);
   const session = await rt.openSession({ ...userOptions, ...options.session }).catch(async (error: unknown) => {
     await rt.close();
     throw error;
   });
   const server = createMcpServer(session);
+  approvals.attach(session.id, server);
   let closing: Promise<void> | undefined;
   let markDone = (): void => undefined;
   const done = new Promise<void>((resolve) => {
