@@ -34,9 +34,27 @@ export class InFlightCall {
       }, { once: true });
     });
     external?.addEventListener('abort', this.#onExternalAbort, { once: true });
-    this.#after(timeoutMs + DEADLINE_BACKSTOP_MS, () => {
-      this.abort(new ToolwardenError('TIMEOUT', `${name} did not stop within ${DEADLINE_BACKSTOP_MS} ms of its deadline (${this.context.limit})`));
-    });
+    this.#armBackstop();
+  }
+
+  /**
+   * Moves the deadline `ms` later: the time the call spent waiting for a fresh worker to start and load its host
+   * tool modules is not the tool's time (counting it would stop a replacement worker for being slow to boot).
+   * Call before {@link atDeadline}.
+   */
+  extend(ms: number): void {
+    if (ms <= 0) return;
+    (this.context as { deadline: number }).deadline += ms;
+    clearTimeout(this.#backstop);
+    this.#armBackstop();
+  }
+
+  #backstop: NodeJS.Timeout | undefined;
+
+  #armBackstop(): void {
+    this.#backstop = setTimeout(() => {
+      this.abort(new ToolwardenError('TIMEOUT', `${this.#name} did not stop within ${DEADLINE_BACKSTOP_MS} ms of its deadline (${this.context.limit})`));
+    }, Math.max(0, this.context.deadline - performance.now()) + DEADLINE_BACKSTOP_MS);
   }
 
   /** The work's result, or the early end's (ABORTED, SESSION_CLOSED, TIMEOUT) as soon as there is one. */
@@ -56,6 +74,7 @@ export class InFlightCall {
 
   /** Called once the call has ended: its timers go, and work still running for it is aborted. */
   end(): void {
+    clearTimeout(this.#backstop);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
     this.abort(new ToolwardenError('ABORTED', `${this.#name} has ended; work it started is stopped`));

@@ -70,6 +70,8 @@ export class Session {
   readonly #calls: CallTracker;
   /** Calls in flight, ended with SESSION_CLOSED by {@link close}. */
   readonly #active = new Set<InFlightCall>();
+  /** Per tool host connection, when its host tool modules have loaded. */
+  readonly #loaded = new WeakMap<ToolHostConnection, Promise<void>>();
   readonly #toolListeners = new Set<() => void>();
   /** Open children from {@link attenuate}: they close with this session. */
   readonly #children = new Set<Session>();
@@ -214,7 +216,10 @@ export class Session {
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       if (admission.direct) return await admission.direct();
-      const worker = await this.#currentWorker();
+      const waitStarted = performance.now();
+      const worker = await this.#readyWorker();
+      // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.
+      call.extend(performance.now() - waitStarted);
       // Ended while the worker was being bound: its result has been given already, and its work must not start.
       if (call.context.signal.aborted) return errorResult('ABORTED', `${name} ended before it reached its worker`);
       // The call's broker capability: its requests are served only under this id, in its context, until the call ends
@@ -240,6 +245,18 @@ export class Session {
       const plain = toPlainError(error);
       return errorResult(plain.code, plain.message);
     }
+  }
+
+  /** The live worker once its host tool modules have loaded (a module that failed to load throws here). */
+  async #readyWorker(): Promise<ToolHostConnection> {
+    const worker = await this.#currentWorker();
+    let loaded = this.#loaded.get(worker);
+    if (loaded === undefined) {
+      loaded = worker.describeHostTools().then(() => undefined);
+      this.#loaded.set(worker, loaded);
+    }
+    await loaded;
+    return worker;
   }
 
   /** The live worker, replacing one that died or timed out. */
