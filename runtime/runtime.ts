@@ -6,6 +6,7 @@ import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../src
 import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry.js';
 import { nowSeconds, signCapability, verifyCapability, type TokenSigner } from '../src/capability/token.js';
 import { parseTokenKeys, publicJwks, type TokenKeys } from '../src/capability/token-keys.js';
+import { assertTokenWithinNode } from '../src/capability/token-bound.js';
 import type { JSONWebKeySet } from 'jose';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
@@ -166,9 +167,17 @@ export class Runtime {
    */
   async verifyToken(token: string): Promise<TokenInfo> {
     this.#assertOpen();
-    const { capability, expiresAt } = await verifyCapability(token, this.#key, this.#tokenKeys);
-    assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
+    const { capability, expiresAt, signedBy } = await verifyCapability(token, this.#key, this.#tokenKeys);
+    this.#assertTokenBounds(capability, signedBy);
     return { sid: capability.sid, ...(capability.user === undefined ? {} : { user: capability.user }), expiresAt, tools: [...capability.tools], workspaceRoot: capability.workspaceRoot };
+  }
+
+  /** A verified token's capability within its user's tenant and, when another party signed it, within this node. */
+  #assertTokenBounds(capability: Capability, signedBy: 'hs256' | 'ed25519'): void {
+    assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
+    if (signedBy === 'ed25519') {
+      assertTokenWithinNode(capability, { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules, blocklist: this.#blocklist });
+    }
   }
 
   /** The Ed25519 public keys this runtime accepts, as a JWKS to hand to serving nodes; empty without `tokenKeys`. */
@@ -189,8 +198,9 @@ export class Runtime {
     let token: string | (() => string);
     let expiresAt: number;
     if (options.token !== undefined) {
-      ({ capability, expiresAt } = await verifyCapability(options.token, this.#key, this.#tokenKeys));
-      assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
+      let signedBy: 'hs256' | 'ed25519';
+      ({ capability, expiresAt, signedBy } = await verifyCapability(options.token, this.#key, this.#tokenKeys));
+      this.#assertTokenBounds(capability, signedBy);
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
       }

@@ -50,7 +50,8 @@ export function parseTokenKeys(option: TokenKeysOption): TokenKeys {
   for (const [i, given] of publicKeyList(option.publicKeys).entries()) {
     const where = `${WHERE}.publicKeys[${i}]`;
     const jwk = publicJwk(ed25519Key(given, 'public', where), kidOf(given));
-    if (!publicJwks.some((known) => known.x === jwk.x)) publicJwks.push(jwk);
+    // The same key under two kids is kept twice: rotating a kid alone must not drop the old one.
+    if (!publicJwks.some((known) => known.x === jwk.x && known.kid === jwk.kid)) publicJwks.push(jwk);
   }
   return { signer, publicJwks, keySet: createLocalJWKSet({ keys: publicJwks.map((jwk) => ({ ...jwk })) }) };
 }

@@ -46,19 +46,20 @@ function base64url(text: string): string {
  * Verifies a token and returns its capability and when it expires (its `exp`, epoch seconds). HS256 tokens are
  * checked with `key`, EdDSA tokens with the public keys of `keys` (by `kid`, or each key when it has none); any other
  * algorithm, a token altered by one byte, expired, or signed by another key is refused with `TOKEN_INVALID`.
+ * `signedBy` says which: an Ed25519 token comes from another party, and the node bounds it by its own settings.
  */
-export async function verifyCapability(token: unknown, key: Uint8Array, keys?: TokenKeys): Promise<{ capability: Capability; expiresAt: number }> {
+export async function verifyCapability(token: unknown, key: Uint8Array, keys?: TokenKeys): Promise<{ capability: Capability; expiresAt: number; signedBy: 'hs256' | 'ed25519' }> {
   if (typeof token !== 'string' || token.length === 0) {
     throw new ToolwardenError('TOKEN_INVALID', 'token must be a non-empty string');
   }
   try {
-    const { payload } = await verifyJws(token, key, keys);
+    const { payload, protectedHeader } = await verifyJws(token, key, keys);
     const capability = payload[CLAIM];
     if (typeof capability !== 'object' || capability === null) {
       throw new ToolwardenError('TOKEN_INVALID', 'token carries no capability');
     }
     if (typeof payload.exp !== 'number') throw new ToolwardenError('TOKEN_INVALID', 'token has no expiry');
-    return { capability: capability as Capability, expiresAt: payload.exp };
+    return { capability: capability as Capability, expiresAt: payload.exp, signedBy: protectedHeader.alg === 'HS256' ? 'hs256' : 'ed25519' };
   } catch (error) {
     if (error instanceof ToolwardenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new ToolwardenError('TOKEN_INVALID', 'token expired: mint a new one');

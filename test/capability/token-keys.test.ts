@@ -107,7 +107,50 @@ describe('forged and foreign tokens are TOKEN_INVALID', () => {
   });
 });
 
+describe('a token from another signer is bounded by the node it opens on', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a weaker sandbox', { sandbox: 'off' }, "sandbox 'off' is weaker than this node's 'required'"],
+    ['the default sandbox on a required node', {}, "sandbox 'auto' is weaker"],
+    ['host environment variables', { sandbox: 'required', env: ['PATH', 'SECRET'] }, 'env passes host variables'],
+    ['a lifted blocklist entry', { sandbox: 'required', blockedPaths: { remove: ['.vscode'] } }, "blockedPaths lifts '.vscode'"],
+  ])('refuses %s with ESCALATION', async (_name, extra, message) => {
+    const strict = await createRuntime({ idleWorkers: 0, sandbox: 'required', tokenKeys: { publicKeys: pair.publicKeys } });
+    const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], ...extra });
+    await expect(strict.verifyToken(token)).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining(message) });
+    await expect(strict.openSession({ token })).rejects.toMatchObject({ code: 'ESCALATION' });
+    await strict.close();
+  });
+
+  it('near miss: the same or a stronger sandbox, and added blocklist entries, open', async () => {
+    const strict = await createRuntime({ idleWorkers: 0, sandbox: 'auto', tokenKeys: { publicKeys: pair.publicKeys } });
+    for (const extra of [{ sandbox: 'auto' }, { sandbox: 'required' }, { blockedPaths: { add: ['private'] } }] as Record<string, unknown>[]) {
+      const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], ...extra });
+      await expect(strict.verifyToken(token)).resolves.toBeDefined();
+    }
+    await strict.close();
+  });
+
+  it("refuses a token that loads tool modules the node does not", async () => {
+    const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    const [h, p] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as { cap: Record<string, unknown> };
+    const key = (await import('node:crypto')).createPrivateKey({ key: pair.privateKey as never, format: 'jwk' });
+    const body = Buffer.from(JSON.stringify({ ...claims, cap: { ...claims.cap, toolModules: ['file:///tmp/evil.mjs'] } })).toString('base64url');
+    const forged = `${h}.${body}.${sign(null, Buffer.from(`${h}.${body}`), key).toString('base64url')}`;
+    await expect(node.verifyToken(forged)).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining('toolModules') });
+  });
+});
+
 describe('rotation: several public keys', () => {
+  it('keeps one key listed under two kids (a kid rotated alone)', async () => {
+    const jwk = pair.publicKeys.keys[0]!;
+    const rt = await createRuntime({ idleWorkers: 0, tokenKeys: { publicKeys: [{ ...jwk, kid: 'new' }, { ...jwk, kid: pair.keyId }] } });
+    const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'] });
+    await expect(rt.verifyToken(token)).resolves.toBeDefined();
+    expect(rt.tokenPublicKeys.keys.map((k) => k.kid)).toEqual(['new', pair.keyId]);
+    await rt.close();
+  });
+
   it('accepts tokens of every listed key, and refuses a retired one once it is dropped', async () => {
     const next = generateTokenKeyPair('2026-12');
     const newControl = await createRuntime({ idleWorkers: 0, tokenKeys: { privateKey: next.privateKey } });
