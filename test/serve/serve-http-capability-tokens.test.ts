@@ -109,6 +109,30 @@ describe('serve --http with capability tokens verified by public keys', () => {
     }
   });
 
+  it('binds an MCP session to the credential that opened it: a narrower token of the same user does not reach it', async () => {
+    const broad = await control.mintToken({ user: 'alice', tools: ['read_file', 'list_dir'] });
+    const narrow = await control.mintToken({ user: 'alice', tools: ['list_dir'] });
+    const init = await fetch(nodes[0]!.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${broad}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    await init.body?.cancel();
+    const sid = init.headers.get('mcp-session-id');
+    expect(sid).toBeTruthy();
+    const call = (token: string) => fetch(nodes[0]!.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-06-18', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'plan.md' } } }),
+    });
+    const hijack = await call(narrow);
+    expect(hijack.status).toBe(404);
+    await hijack.body?.cancel();
+    const own = await call(broad);
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+  });
+
   it('a config with neither bearer tokens nor public keys cannot serve HTTP', async () => {
     const config = parseServeConfig({ tenants: TENANTS, sandbox: 'off' }, home.root);
     await expect(startHttpServer({ config, port: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('tokenPublicKeys') });

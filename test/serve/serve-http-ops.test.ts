@@ -67,6 +67,10 @@ describe('serve --http operations endpoints', () => {
     expect(text).toMatch(/^toolwarden_call_duration_seconds_count\{tool="read_file"\} 2$/m);
     expect(text).toMatch(/^toolwarden_sessions\{user="alice"\} 1$/m);
     expect(text).toMatch(/^toolwarden_http_sessions 1$/m);
+    // Tool names a caller makes up never become series of their own.
+    for (let i = 0; i < 5; i++) await client.callTool({ name: `made_up_${i}`, arguments: {} }).catch(() => undefined);
+    const after = await (await get(`${base(server)}/metrics`, ADMIN)).text();
+    expect(after).not.toContain('made_up_');
     for (const name of ['toolwarden_processes_running', 'toolwarden_approvals_pending', 'toolwarden_idle_workers', 'toolwarden_node_nodejs_eventloop_lag_p99_seconds']) {
       expect(text).toMatch(new RegExp(`^${name} \\d`, 'm'));
     }

@@ -38,9 +38,9 @@ export class ElicitApprovals {
       this.#log(`approval for ${request.tool} in session ${request.sessionId} denied: the client cannot answer (no elicitation capability)`);
       return 'deny';
     }
-    const signal = (request as ApprovalRequest & { signal?: AbortSignal }).signal;
     try {
-      const answer = await server.elicitInput(approvalForm(request), { timeout: this.#timeoutMs, ...(signal === undefined ? {} : { signal }) });
+      // The call's signal: its deadline, an abort or a close withdraws the question.
+      const answer = await server.elicitInput(approvalForm(request), { timeout: this.#timeoutMs, signal: request.signal });
       const choice = answer.action === 'accept' ? answer.content?.[ANSWER_FIELD] : undefined;
       return typeof choice === 'string' && (request.options as string[]).includes(choice) ? (choice as ApprovalOption) : 'deny';
     } catch (error) {
@@ -52,8 +52,18 @@ export class ElicitApprovals {
 
 /** The elicitation form of an approval: the call and the reason in the message, the gate's choices as an enum. */
 export function approvalForm(request: ApprovalRequest): { message: string; requestedSchema: { type: 'object'; properties: Record<string, { type: 'string'; title: string; enum: string[]; enumNames: string[] }>; required: string[] } } {
-  const subject = request.commands?.length ? `runs: ${request.commands.join(' ; ')}` : request.paths?.length ? `touches: ${request.paths.join(', ')}` : `arguments: ${JSON.stringify(request.args).slice(0, 500)}`;
-  const message = [`toolwarden: the tool ${request.tool} asks for approval.`, subject, `Why: ${request.reason}`, ...(request.dangerous ? ['This is a dangerous removal: it can only be allowed once.'] : [])].join('\n');
+  // The reason (ours) comes before anything the caller wrote, which is quoted with its control and bidi characters
+  // escaped, so a command cannot draw a fake line into the question.
+  const original = typeof request.args['command'] === 'string' ? [request.args['command']] : undefined;
+  const items = original ?? request.commands ?? request.paths;
+  const what = request.commands?.length || original ? 'runs' : request.paths?.length ? 'touches' : 'arguments';
+  const subject = items?.length ? `${what}: ${bounded(items.map(quoted).join(', '))}` : `${what}: ${bounded(quoted(JSON.stringify(request.args)))}`;
+  const message = [
+    `toolwarden: the tool ${request.tool} asks for approval.`,
+    `Why: ${request.reason}`,
+    ...(request.dangerous ? ['This is a dangerous removal: it can only be allowed once.'] : []),
+    subject,
+  ].join('\n');
   return {
     message,
     requestedSchema: {
@@ -62,4 +72,16 @@ export function approvalForm(request: ApprovalRequest): { message: string; reque
       required: [ANSWER_FIELD],
     },
   };
+}
+
+/** Longest caller-written text an approval question shows. */
+const MAX_SUBJECT_CHARS = 2_000;
+
+/** JSON quoting, with format characters (bidi overrides, zero-width) escaped as well. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function bounded(text: string): string {
+  return text.length <= MAX_SUBJECT_CHARS ? text : `${text.slice(0, MAX_SUBJECT_CHARS)}... (+${text.length - MAX_SUBJECT_CHARS} more characters)`;
 }

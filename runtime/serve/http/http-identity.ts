@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServeConfig } from '../../../src/serve/serve-config.js';
 import { toPlainError } from '../../../src/errors.js';
 import type { Runtime } from '../../runtime.js';
@@ -5,8 +6,12 @@ import type { Session } from '../../session.js';
 import { userSessionOptions } from '../runtime-from-config.js';
 import { createBearerAuth, type BearerCheck } from './bearer-auth.js';
 
-/** Who a request acts for: a user, and the capability token it presented when it was one. */
-export type HttpIdentity = { ok: true; user: string; capabilityToken?: string } | Extract<BearerCheck, { ok: false }>;
+/**
+ * Who a request acts for: a user, the capability token it presented when it was one, and `credential`, a digest of
+ * the bearer value, which binds each MCP session to the credential that opened it (another credential of the same
+ * user, a narrower token say, does not reach it).
+ */
+export type HttpIdentity = { ok: true; user: string; credential: string; capabilityToken?: string } | Extract<BearerCheck, { ok: false }>;
 
 /** A compact JWS: three base64url parts, the last possibly empty. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -19,13 +24,15 @@ export function createHttpIdentity(config: ServeConfig, rt: Runtime): (header: s
   const bearer = createBearerAuth(config.tokens);
   return async (header) => {
     const check = bearer(header);
-    if (check.ok || check.error !== 'invalid_token' || config.tokenPublicKeys === undefined) return check;
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
+    const credential = createHash('sha256').update(token).digest('hex');
+    if (check.ok) return { ...check, credential };
+    if (check.error !== 'invalid_token' || config.tokenPublicKeys === undefined) return check;
     if (!COMPACT_JWS.test(token)) return check;
     try {
       const info = await rt.verifyToken(token);
       if (info.user === undefined) return { ok: false, message: 'the capability token names no user', error: 'invalid_token' };
-      return { ok: true, user: info.user, capabilityToken: token };
+      return { ok: true, user: info.user, credential, capabilityToken: token };
     } catch (error) {
       const plain = toPlainError(error);
       return { ok: false, message: `${plain.code}: ${plain.message}`, error: 'invalid_token' };

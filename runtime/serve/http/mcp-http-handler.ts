@@ -48,7 +48,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => undefined);
   const sessions = new ServedSessions(options.idleTimeoutMs ?? 30 * 60 * 1000, log);
-  /** The sessions by id, whatever their user: the host authenticated the request. */
+  /** The sessions by id, whatever their user or credential: the host authenticated the request. */
   const owner = '';
   const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     let body = parsedBody;
@@ -59,7 +59,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const served = sessions.find(sessionId, owner);
+      const served = sessions.find(sessionId, owner, owner);
       if (served === undefined) return sendJsonRpcError(res, 404, -32001, 'Session not found');
       return served.handle(req, res, body);
     }
@@ -72,7 +72,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       const plain = toPlainError(error);
       return sendJsonRpcError(res, statusForOpenFailure(plain.code), -32000, `${plain.code}: ${plain.message}`, (body as { id?: unknown }).id);
     }
-    const served: ServedSession = await sessions.open(owner, session).catch(async (error: unknown) => {
+    const served: ServedSession = await sessions.open(owner, owner, session).catch(async (error: unknown) => {
       await session.close();
       throw error;
     });

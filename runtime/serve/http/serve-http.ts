@@ -119,8 +119,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     close: () => {
       closing ??= (async () => {
         accepting = false;
+        // New connections are refused from here; requests on open keep-alive connections get a 503 with
+        // `Connection: close` (not a reset) until the grace ends.
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
         // A standing GET stream never ends by itself: it does not hold the drain up.
         const grace = options.shutdownGraceMs ?? 10_000;
         if (inFlight > served.streams) {
@@ -157,12 +158,12 @@ function createRoute(
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (await ops(req, res, pathname)) return undefined;
     if (pathname !== MCP_PATH) return sendJson(res, 404, { error: 'not_found', message: `nothing at ${pathname}; MCP is served at ${MCP_PATH}` });
-    if (!accepting()) return sendJsonRpcError(res, 503, -32000, 'Service Unavailable: the server is shutting down', null, { 'retry-after': '1' });
+    if (!accepting()) return sendJsonRpcError(res, 503, -32000, 'Service Unavailable: the server is shutting down', null, { 'retry-after': '1', connection: 'close' });
     const auth = await authenticate(req.headers.authorization);
     if (!auth.ok) return sendJsonRpcError(res, 401, -32000, `Unauthorized: ${auth.message}`, null, { 'www-authenticate': bearerChallenge(auth) });
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const served = sessions.find(sessionId, auth.user);
+      const served = sessions.find(sessionId, auth.user, auth.credential);
       if (served === undefined) return sendJsonRpcError(res, 404, -32001, 'Session not found');
       if (req.method !== 'POST') return served.handle(req, res);
       // Read here rather than by the SDK, whose own bound (4 MiB) is not configurable.
@@ -183,7 +184,7 @@ function createRoute(
       return sendJsonRpcError(res, statusForOpenFailure(plain.code), -32000, `${plain.code}: ${plain.message}`, (body as { id?: unknown }).id);
     }
     const { session, owner } = opened;
-    const served = await sessions.open(auth.user, session, owner).catch(async (error: unknown) => {
+    const served = await sessions.open(auth.user, auth.credential, session, owner).catch(async (error: unknown) => {
       await session.close();
       await owner?.close();
       throw error;

@@ -12,6 +12,11 @@ export interface ServeMetrics {
   readonly contentType: string;
 }
 
+/** The tool label of calls to a tool the session does not have, and of tools past {@link MAX_TOOL_LABELS}. */
+export const OTHER_TOOL = 'other';
+/** Distinct tool labels kept: built-in tools, host tools and MCP tools of a configured deployment fit well inside. */
+export const MAX_TOOL_LABELS = 256;
+
 /** Call latency buckets in seconds: from a cached read (~1 ms) to a long command (minutes). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
@@ -47,10 +52,22 @@ export function createServeMetrics(stats: () => RuntimeStats, httpSessions: () =
     new Gauge({ name, help, registers: [registry], collect() { this.set(read(stats())); } });
   }
   new Gauge({ name: 'toolwarden_http_sessions', help: 'Open MCP sessions over Streamable HTTP', registers: [registry], collect() { this.set(httpSessions()); } });
+  const seen = new Set<string>();
+  // A caller names the tool: a name outside the capability, or past the label budget, counts as `other`, so no
+  // client can grow the series without bound.
+  const toolLabel = (event: AuditEvent): string => {
+    if (event.code === 'TOOL_NOT_ALLOWED') return OTHER_TOOL;
+    if (!seen.has(event.tool)) {
+      if (seen.size >= MAX_TOOL_LABELS) return OTHER_TOOL;
+      seen.add(event.tool);
+    }
+    return event.tool;
+  };
   return {
     record: (event) => {
-      calls.inc({ tool: event.tool, decision: event.decision });
-      latency.observe({ tool: event.tool }, event.durationMs / 1000);
+      const tool = toolLabel(event);
+      calls.inc({ tool, decision: event.decision });
+      latency.observe({ tool }, event.durationMs / 1000);
     },
     scrape: () => registry.metrics(),
     contentType: registry.contentType,

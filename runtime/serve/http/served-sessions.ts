@@ -11,6 +11,8 @@ export type OnServer = (sessionId: string, server: Server) => () => void;
 /** One MCP session (the SDK's session id) bound to one toolwarden session of one user. */
 export class ServedSession {
   readonly user: string;
+  /** Digest of the bearer credential that opened it: only the same credential reaches it. */
+  readonly credential: string;
   readonly session: Session;
   readonly #transport: StreamableHTTPServerTransport;
   readonly #server: Server;
@@ -24,8 +26,9 @@ export class ServedSession {
   #closing: Promise<void> | undefined;
 
   /** @internal created by {@link ServedSessions.open} */
-  constructor(user: string, session: Session, registry: ServedSessions, owner?: Session) {
+  constructor(user: string, credential: string, session: Session, registry: ServedSessions, owner?: Session) {
     this.user = user;
+    this.credential = credential;
     this.session = session;
     this.#registry = registry;
     this.#owner = owner;
@@ -135,15 +138,15 @@ export class ServedSessions {
   /** Standing GET streams open now (server-to-client notifications): they never end by themselves. */
   streams = 0;
 
-  /** The session with that MCP id, if it is open and belongs to `user` (another user's id is as good as unknown). */
-  find(id: string, user: string): ServedSession | undefined {
+  /** The session with that MCP id, if it is open and was opened by this credential of `user` (any other is as good as unknown). */
+  find(id: string, user: string, credential: string): ServedSession | undefined {
     const served = this.#byId.get(id);
-    return served?.user === user ? served : undefined;
+    return served?.user === user && served.credential === credential ? served : undefined;
   }
 
   /** Binds a new MCP transport to a freshly opened toolwarden session (and `owner`, the session it was narrowed from). */
-  async open(user: string, session: Session, owner?: Session): Promise<ServedSession> {
-    const served = new ServedSession(user, session, this, owner);
+  async open(user: string, credential: string, session: Session, owner?: Session): Promise<ServedSession> {
+    const served = new ServedSession(user, credential, session, this, owner);
     await served.connect();
     return served;
   }
