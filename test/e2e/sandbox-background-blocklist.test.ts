@@ -1,20 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type Session, type ToolResult } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+import { hasBwrap } from '../helpers/has-bwrap.js';
 
 // The check after a command holds for background processes too: what a `start`ed process plants at a blocked path
 // is found once it exits, is stopped, or its session closes; reported in status, logs and stop (BLOCKED_PATH_WRITTEN,
 // blockedPaths) and the audit, and removed. Each plant runs from a script file so the static check is not what stops it.
-const hasBwrap = (() => {
-  try {
-    execFileSync('bwrap', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let rt: Runtime;
 const audit: { args: unknown; result?: string | undefined }[] = [];

@@ -7,16 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+import { hasBwrap } from '../helpers/has-bwrap.js';
 
 // Build first. Needs bubblewrap, as CI installs it.
-const hasBwrap = (() => {
-  try {
-    execFileSync('bwrap', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let rt: Runtime;
 let ws: TempTree;

@@ -1,21 +1,14 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVER_USERS, giveToNobody, type DriverUser } from '../helpers/run-sandboxed.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+import { hasBwrap } from '../helpers/has-bwrap.js';
 
 // The attacks tool code that got past Node's permission model would make from inside an isolated tool process's
 // bubblewrap, as root and as nobody: the probe runs the very layout the runtime spawns node with (toolProcessBwrap),
 // with /bin/sh in place of node. Syscalls go through perl's syscall() (perl lives in /usr, which the layout has).
 // Build first. Needs bubblewrap, as CI installs it.
-const hasBwrap = (() => {
-  try {
-    execFileSync('bwrap', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const PROBE = fileURLToPath(new URL('../helpers/tool-process-probe.mjs', import.meta.url));
 
