@@ -100,12 +100,18 @@ describe('serve --http shutdown', () => {
     const node = await startHttpServer({ config: config(), port: 0, log: () => undefined, shutdownGraceMs: 300 });
     const client = await connect(node.url);
     const marker = `tw-drain-${process.pid}-${Date.now()}`;
-    const call = client.callTool({ name: 'bash', arguments: { action: 'exec', command: `sleep 30 # ${marker}` } }).then(
+    // `sleep 30 # marker` would be exec'd by bash as a bare `sleep 30`: the marker must stay in a live command line.
+    const call = client.callTool({ name: 'bash', arguments: { action: 'exec', command: `sleep 30; echo ${marker}` } }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );
     // The command is running before the shutdown starts.
-    for (let i = 0; i < 100 && (await execa('pgrep', ['-f', marker], { reject: false })).exitCode !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+    let running = false;
+    for (let i = 0; i < 200 && !running; i++) {
+      running = (await execa('pgrep', ['-f', marker], { reject: false })).exitCode === 0;
+      if (!running) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(running).toBe(true);
     const started = Date.now();
     await node.close();
     expect(Date.now() - started).toBeLessThan(5_000);
