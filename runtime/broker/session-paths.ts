@@ -5,6 +5,7 @@ import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
 import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
+import { repositoryHooksEntries } from './repo-hooks.js';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
 
 /** The path guard bound to one session's capability and the host's path flavour. */
@@ -20,7 +21,8 @@ export class SessionPaths {
       readRoots: capability.readRoots,
       allowOutsideWorkspace: capability.allowOutsideWorkspace,
       excludedPaths: capability.excludedPaths,
-      blocklist: effectiveBlocklist(capability),
+      // The capability's list, plus the hooks directory the repository's git config names (read once, at open).
+      blocklist: [...effectiveBlocklist(capability), ...repositoryHooksEntries(capability.workspaceRoot)],
     };
     this.#fs = createSessionGuardFs([capability.workspaceRoot, ...capability.readRoots]);
     this.isReadableReal = createReadCheck(this.scope, RESOLVED_PATH_FS);

@@ -25,6 +25,7 @@ export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
   { segments: ['.ssh'], depth: 'any', why: 'SSH keys and authorized_keys grant logins' },
   { segments: ['.aws'], depth: 'any', why: 'cloud credentials' },
   { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
+  { segments: ['.husky'], depth: 'any', why: 'husky keeps git hooks there (core.hooksPath): git runs them as code' },
   { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
   ...SHELL_STARTUP.map((name): BlockedEntry => ({ segments: [name], depth: 'any', why: 'shell start-up files run when a shell starts' })),
   { segments: ['.gitconfig'], depth: 'any', why: 'git configuration runs code (core.fsmonitor, aliases, pagers)' },

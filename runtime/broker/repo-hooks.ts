@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configuredHooksEntries, parseHooksPath } from '../../src/path-guard/hooks-path.js';
+import type { BlockedEntry } from '../../src/path-guard/index.js';
+
+const MAX_CONFIG_BYTES = 1 << 20;
+const MAX_LEVELS = 128;
+
+/**
+ * The blocklist entries for the hooks directory git uses in the repository holding `workspaceRoot`, read when a
+ * session opens: `core.hooksPath` from the system, global, repository and worktree config (the last one set wins,
+ * as in git). `.git/hooks` itself is on the default list; this covers repositories that point hooks elsewhere
+ * (`.githooks`, husky). A missing or unreadable file counts as unset.
+ */
+export function repositoryHooksEntries(workspaceRoot: string, home: string = os.homedir()): BlockedEntry[] {
+  const repo = findRepository(workspaceRoot);
+  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
+  const files = ['/etc/gitconfig', path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig'), ...(repo?.configFiles ?? [])];
+  let hooksPath: string | undefined;
+  for (const file of files) hooksPath = readHooksPath(file) ?? hooksPath;
+  return hooksPath === undefined ? [] : configuredHooksEntries(hooksPath, repo?.top ?? workspaceRoot, workspaceRoot, home, path);
+}
+
+interface Repository {
+  /** The top of the working tree. */
+  top: string;
+  /** The repository's config files in git's order: the common config, then the worktree's own. */
+  configFiles: string[];
+}
+
+function findRepository(start: string): Repository | undefined {
+  let dir = start;
+  for (let level = 0; level < MAX_LEVELS; level += 1) {
+    const dotGit = path.join(dir, '.git');
+    const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return { top: dir, configFiles: [path.join(dotGit, 'config'), path.join(dotGit, 'config.worktree')] };
+    if (stat?.isFile()) return linkedRepository(dir, dotGit);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+// A worktree or submodule: `.git` is a file naming the git directory; a worktree's shares its config (commondir).
+function linkedRepository(top: string, dotGitFile: string): Repository {
+  const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGitFile) ?? '')?.[1];
+  if (gitdir === undefined) return { top, configFiles: [] };
+  const gitDir = path.resolve(top, gitdir);
+  const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
+  const commonDir = common ? path.resolve(gitDir, common) : gitDir;
+  return { top, configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
+}
+
+function readHooksPath(file: string): string | undefined {
+  const text = readSmall(file);
+  return text === undefined ? undefined : parseHooksPath(text);
+}
+
+function readSmall(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isFile() || stat.size > MAX_CONFIG_BYTES) return undefined;
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+import type { PlatformPath } from 'node:path';
+import type { BlockedEntry } from './blocklist.js';
+import { isInside, splitPath } from './segments.js';
+
+/** The hook names git runs (githooks(5)): blocked by name when `core.hooksPath` is the workspace root itself. */
+const GIT_HOOK_NAMES = [
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg',
+  'commit-msg', 'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update',
+  'proc-receive', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc',
+  'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'p4-changelist', 'p4-prepare-changelist',
+  'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+];
+
+const WHY = 'the repository\'s core.hooksPath: git runs the hooks there as code';
+
+/**
+ * The last `core.hooksPath` a git config file sets, or `undefined`. Follows git's syntax for what matters here:
+ * section names and keys are case-insensitive, `[core]` only (a subsection such as `[core "x"]` is another
+ * section), values may be quoted with `\"`, `\\`, `\t`, `\n` escapes, `#` and `;` start a comment outside quotes,
+ * a trailing backslash continues the line. Includes (`include.path`) are not followed.
+ */
+export function parseHooksPath(configText: string): string | undefined {
+  let section = '';
+  let found: string | undefined;
+  const lines = configText.replace(/\\\r?\n/g, '').split(/\r?\n/);
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    let rest = line;
+    if (rest.startsWith('[')) {
+      const close = rest.indexOf(']');
+      if (close < 0) continue;
+      section = rest.slice(1, close).trim().toLowerCase();
+      rest = rest.slice(close + 1).trim();
+      if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) continue;
+    }
+    if (section !== 'core') continue;
+    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(rest);
+    if (match === null || match[1]!.toLowerCase() !== 'hookspath') continue;
+    found = match[2] === undefined ? undefined : unquote(match[2].trimStart());
+  }
+  return found === '' ? undefined : found;
+}
+
+function unquote(value: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < value.length) {
+      const next = value[(i += 1)]!;
+      out += next === 't' ? '\t' : next === 'n' ? '\n' : next === 'b' ? '\b' : next;
+    } else if (!quoted && (c === '#' || c === ';')) break;
+    else out += c;
+  }
+  return quoted ? out : out.trimEnd();
+}
+
+/**
+ * The blocklist entries for a repository's configured hooks directory: `hooksPath` as git reads it (relative to the
+ * top of the working tree `repoRoot`; `~/` is the user's home), matched at any depth like `.git/hooks`. A directory
+ * inside the workspace is blocked by its segments below the workspace root; one outside by its whole path (it
+ * matters when writes outside are allowed); the workspace root itself by git's hook names.
+ * @example configuredHooksEntries('.githooks', '/ws', '/ws', '/home/u', path.posix) // [{ segments: ['.githooks'], ... }]
+ */
+export function configuredHooksEntries(hooksPath: string, repoRoot: string, workspaceRoot: string, home: string, flavour: PlatformPath): BlockedEntry[] {
+  const expanded = hooksPath === '~' ? home : hooksPath.startsWith('~/') ? flavour.join(home, hooksPath.slice(2)) : hooksPath;
+  const absolute = flavour.resolve(repoRoot, expanded);
+  const inside = isInside(absolute, workspaceRoot, flavour);
+  const segments = inside ? splitPath(flavour.relative(workspaceRoot, absolute) || '.', flavour).segments : splitPath(absolute, flavour).segments;
+  if (segments.length > 0) return [{ segments, depth: 'any', why: WHY }];
+  if (!inside) return [];
+  return GIT_HOOK_NAMES.map((name) => ({ segments: [name], depth: 'any', why: WHY }));
+}
