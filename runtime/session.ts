@@ -5,9 +5,9 @@ import type { ToolInfo } from '../src/tools/tool-info.js';
 import type { Prefetched } from '../src/protocol.js';
 import type { BrokerServer } from './broker/broker-server.js';
 import type { CallTracker } from './broker/call-tracker.js';
-import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
-import type { ToolHostConnection } from './workers/tool-host-connection.js';
-import { BoundProcess } from './isolation/bound-process.js';
+import { ToolHostConnection, type WorkerEnd } from './workers/tool-host-connection.js';
+import { workerLink } from './workers/worker-link.js';
+import { processLink } from './isolation/process-link.js';
 import type { ToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
@@ -284,7 +284,10 @@ export class Session {
     const onEnd = (end: WorkerEnd): void => {
       if (end.reason !== 'closed' && !this.#closed) void this.#currentWorker().catch(() => undefined);
     };
-    if (this.capability.isolation === 'process') return new BoundProcess(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox), this.#broker, session, onEnd);
-    return new BoundWorker(await this.#host.takeWorker(heapMb), this.#broker, session, onEnd);
+    const link =
+      this.capability.isolation === 'process'
+        ? processLink(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox))
+        : workerLink(await this.#host.takeWorker(heapMb));
+    return new ToolHostConnection(link, this.#broker, session, onEnd);
   }
 }
