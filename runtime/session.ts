@@ -221,11 +221,11 @@ export class Session {
       // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.
       call.extend(performance.now() - waitStarted);
       // Ended while the worker was being bound: its result has been given already, and its work must not start.
-      if (call.context.signal.aborted) return errorResult('ABORTED', `${name} ended before it reached its worker`);
+      if (call.ended) return errorResult('ABORTED', `${name} ended before it reached its worker`);
       // The call's broker capability: its requests are served only under this id, in its context, until the call ends
-      // (its signal aborts then, or earlier when it ends early).
+      // (early or not).
       const grant = this.#calls.enter(name, args, call.context);
-      call.context.signal.addEventListener('abort', grant.leave, { once: true });
+      call.whenEnded(grant.leave);
       const work = worker.call(name, args, this.capability.limits.toolTimeoutMs, grant.callId, admission.prefetched);
       let settled = false;
       const markSettled = (): void => void (settled = true);
@@ -239,7 +239,7 @@ export class Session {
           stop: () => void worker.terminate({ reason: 'timeout', detail: `${name} ran past ${call.context.limit} in its worker` }),
         });
       call.atDeadline(watch);
-      call.context.signal.addEventListener('abort', watch, { once: true });
+      call.whenEnded(watch);
       return await work;
     } catch (error) {
       const plain = toPlainError(error);

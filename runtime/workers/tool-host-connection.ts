@@ -38,12 +38,11 @@ export interface ToolHostLink {
  * A session's tool host connection, the one lifecycle of every host kind: bound at construction, the broker served
  * on the link's broker channel (each request checked against the admission of the call it names, so nothing the host
  * sends can widen it), calls and listings over its host channel, one end (a crash, a stop at the deadline, a close)
- * that settles everything pending.
+ * that settles everything pending (it closes the client, which fails every request still waiting).
  */
 export class ToolHostConnection {
   readonly #link: ToolHostLink;
   readonly #client: ToolHostClient;
-  readonly #pending = new Set<(end: WorkerEnd) => void>();
   readonly #onEnd: (end: WorkerEnd) => void;
   #ended: WorkerEnd | undefined;
   /** Set once the host is being stopped; settles when it is gone. */
@@ -71,12 +70,9 @@ export class ToolHostConnection {
   async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
     if (this.#ended) return this.#endedResult(this.#ended, name, timeoutMs);
     try {
-      const outcome = await this.#untilEnd(this.#client.callTool(name, args, callId, prefetched));
-      if ('value' in outcome) return outcome.value;
-      await this.#stopped?.catch(() => undefined);
-      return this.#endedResult(outcome.ended, name, timeoutMs);
+      return await this.#client.callTool(name, args, callId, prefetched);
     } catch (error) {
-      // The channel closed under the call: the host is gone.
+      // The host ended under the call (the end closes the client, failing what is pending), or it failed the call.
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
       await this.#stopped?.catch(() => undefined);
       return this.#endedResult(end, name, timeoutMs);
@@ -84,10 +80,8 @@ export class ToolHostConnection {
   }
 
   /** Listing entries of the host tools the host loaded; throws when a module failed to load or the host ended. */
-  async describeHostTools(): Promise<ToolInfo[]> {
-    const outcome = await this.#untilEnd(this.#client.describeHostTools());
-    if ('ended' in outcome) throw new Error(outcome.ended.detail);
-    return outcome.value;
+  describeHostTools(): Promise<ToolInfo[]> {
+    return this.#client.describeHostTools();
   }
 
   /** Stops the host and waits until it is gone; pending calls end with the given reason. */
@@ -102,24 +96,9 @@ export class ToolHostConnection {
     return this.#link.output;
   }
 
-  /** Settles with the work's value, or with the end when the host ends first. */
-  async #untilEnd<T>(work: Promise<T>): Promise<{ value: T } | { ended: WorkerEnd }> {
-    if (this.#ended) return { ended: this.#ended };
-    let settleEnd!: (end: WorkerEnd) => void;
-    const ended = new Promise<{ ended: WorkerEnd }>((resolve) => (settleEnd = (end) => resolve({ ended: end })));
-    this.#pending.add(settleEnd);
-    try {
-      return await Promise.race([work.then((value) => ({ value })), ended]);
-    } finally {
-      this.#pending.delete(settleEnd);
-    }
-  }
-
   #end(end: WorkerEnd): void {
     if (this.#ended) return;
     this.#ended = end;
-    for (const settle of this.#pending) settle(end);
-    this.#pending.clear();
     this.#client.close(end.detail);
     this.#link.release();
     this.#onEnd(end);
