@@ -5,9 +5,9 @@ import type { ToolInfo } from '../src/tools/tool-info.js';
 import type { Prefetched } from '../src/protocol.js';
 import type { BrokerServer } from './broker/broker-server.js';
 import type { CallTracker } from './broker/call-tracker.js';
-import { BoundWorker, type WorkerEnd } from './workers/bound-worker.js';
-import type { ToolHostConnection } from './workers/tool-host-connection.js';
-import { BoundProcess } from './isolation/bound-process.js';
+import { ToolHostConnection, type WorkerEnd } from './workers/tool-host-connection.js';
+import { workerLink } from './workers/worker-link.js';
+import { processLink } from './isolation/process-link.js';
 import type { ToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
@@ -221,11 +221,11 @@ export class Session {
       // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.
       call.extend(performance.now() - waitStarted);
       // Ended while the worker was being bound: its result has been given already, and its work must not start.
-      if (call.context.signal.aborted) return errorResult('ABORTED', `${name} ended before it reached its worker`);
+      if (call.ended) return errorResult('ABORTED', `${name} ended before it reached its worker`);
       // The call's broker capability: its requests are served only under this id, in its context, until the call ends
-      // (its signal aborts then, or earlier when it ends early).
+      // (early or not).
       const grant = this.#calls.enter(name, args, call.context);
-      call.context.signal.addEventListener('abort', grant.leave, { once: true });
+      call.whenEnded(grant.leave);
       const work = worker.call(name, args, this.capability.limits.toolTimeoutMs, grant.callId, admission.prefetched);
       let settled = false;
       const markSettled = (): void => void (settled = true);
@@ -239,7 +239,7 @@ export class Session {
           stop: () => void worker.terminate({ reason: 'timeout', detail: `${name} ran past ${call.context.limit} in its worker` }),
         });
       call.atDeadline(watch);
-      call.context.signal.addEventListener('abort', watch, { once: true });
+      call.whenEnded(watch);
       return await work;
     } catch (error) {
       const plain = toPlainError(error);
@@ -284,7 +284,10 @@ export class Session {
     const onEnd = (end: WorkerEnd): void => {
       if (end.reason !== 'closed' && !this.#closed) void this.#currentWorker().catch(() => undefined);
     };
-    if (this.capability.isolation === 'process') return new BoundProcess(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox), this.#broker, session, onEnd);
-    return new BoundWorker(await this.#host.takeWorker(heapMb), this.#broker, session, onEnd);
+    const link =
+      this.capability.isolation === 'process'
+        ? processLink(await this.#host.startToolProcess(session.toolModules, heapMb, this.capability.sandbox))
+        : workerLink(await this.#host.takeWorker(heapMb));
+    return new ToolHostConnection(link, this.#broker, session, onEnd);
   }
 }

@@ -1,9 +1,6 @@
 import type { PlainError } from './errors.js';
 import type { ToolResult } from './tool-result.js';
 
-/** Version of the worker/broker protocol; a worker speaking another version is refused at bind time. */
-export const PROTOCOL_VERSION = 1;
-
 /** Every broker answer: plain data, so errors keep their code across the thread boundary. */
 export type BrokerReply<T> = { ok: true; value: T } | { ok: false; error: PlainError };
 
@@ -69,39 +66,4 @@ export interface GrepArgs {
  */
 export interface Prefetched {
   readFileStrict?: { path: string; reply: BrokerReply<BrokeredFile> };
-}
-
-/** What a session worker offers the main thread. */
-export interface ToolHostApi {
-  /**
-   * Runs a tool. `callId` is the call's broker capability: every broker request the call makes carries it (see
-   * src/protocol/broker.ts); `prefetched` carries broker answers the main thread computed with the call (see {@link Prefetched}).
-   */
-  callTool(name: string, args: Record<string, unknown>, callId: string, prefetched?: Prefetched): Promise<ToolResult>;
-  /** Listing entries of the host tools this worker loaded. */
-  describeHostTools(): Promise<{ name: string; description: string; inputSchema: Record<string, unknown> }[]>;
-}
-
-/** The ports a session worker is started with (in `workerData`), one per direction of its session's protocol. */
-export interface WorkerPorts {
-  hostPort: unknown;
-  brokerPort: unknown;
-}
-
-/** The message that binds an idle worker to a session. */
-export interface BindMessage {
-  type: 'bind';
-  version: number;
-  session: BoundSessionInfo;
-}
-
-/** What a worker knows of its session. */
-export interface BoundSessionInfo {
-  id: string;
-  workspaceRoot: string;
-  readMaxChars: number;
-  toolTimeoutMs: number;
-  /** Host tool modules to load (file URLs). */
-  toolModules: string[];
-  user?: string;
 }

@@ -1,19 +1,13 @@
 import { fromPlainError } from '../src/errors.js';
 import type { BrokerApi, BrokerReply } from '../src/protocol.js';
 import { BROKER_PROTOCOL_VERSION, isBrokerResponse, type BrokerRequest } from '../src/protocol/broker.js';
+import type { Transport } from '../src/protocol/transport.js';
 
 /** Unwraps a broker reply, rethrowing its error with the code intact. */
 export async function unwrap<T>(reply: Promise<BrokerReply<T>>): Promise<T> {
   const settled = await reply;
   if (settled.ok) return settled.value;
   throw fromPlainError(settled.error);
-}
-
-/** A channel to the main thread's broker: a worker's broker port, or the tool process's IPC `broker` channel. */
-export interface BrokerTransport {
-  post(request: BrokerRequest): void;
-  /** Registers the one standing listener for the main thread's replies. */
-  listen(listener: (data: unknown) => void): void;
 }
 
 /** Distributes a request type over a union, adding the fields every request carries. */
@@ -26,7 +20,7 @@ export type BrokerForCall = (callId: string) => BrokerApi;
  * The worker's end of the broker protocol: one standing listener and a table of pending replies by `seq`
  * (a listener per request would cost a port listener added and removed each time).
  */
-export function createBrokerClient(transport: BrokerTransport): BrokerForCall {
+export function createBrokerClient(transport: Transport<BrokerRequest>): BrokerForCall {
   const pending = new Map<number, (reply: unknown) => void>();
   let nextSeq = 0;
   transport.listen((data) => {

@@ -5,35 +5,29 @@
  * binding it costs the main thread one small message. Everything outside the worker goes through the broker.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { PROTOCOL_VERSION, type BindMessage, type ToolHostApi, type WorkerPorts } from '../src/protocol.js';
-import { createBrokerClient } from './broker-client.js';
-import { serveToolHost } from './tool-host-server.js';
+import type { Transport } from '../src/protocol/transport.js';
+import { isBindMessage, PROTOCOL_VERSION, type HostStateMessage, type WorkerPorts } from '../src/protocol/worker-bind.js';
+import { bindToolHost } from './bind-tool-host.js';
 
 if (!parentPort) throw new Error('session-worker must run in a worker thread');
 const port = parentPort;
 const toolHost = import('./tool-host.js');
 // A failed load surfaces in every call; keep it from being an unhandled rejection meanwhile.
 toolHost.catch(() => undefined);
+const post = (message: HostStateMessage): void => port.postMessage(message);
 
-port.once('message', (message: BindMessage) => {
-  if (message.type !== 'bind' || message.version !== PROTOCOL_VERSION) {
-    port.postMessage({ type: 'bind-refused', reason: `expected bind v${PROTOCOL_VERSION}` });
+port.once('message', (message: unknown) => {
+  if (!isBindMessage(message)) {
+    post({ type: 'bind-refused', reason: `expected bind v${PROTOCOL_VERSION}` });
     return;
   }
   const ports = workerData as WorkerPorts;
-  const brokerPort = ports.brokerPort as MessagePort;
-  const brokerFor = createBrokerClient({ post: (request) => brokerPort.postMessage(request), listen: (listener) => brokerPort.on('message', listener) });
-  const host = toolHost.then(({ createToolHost }) => createToolHost(brokerFor, message.session));
-  // Once loaded, calls go straight to the host: awaiting the settled promise costs each call a few microtask turns.
-  let ready: ToolHostApi | undefined;
-  host.then((loaded) => (ready = loaded), () => undefined);
-  const api: ToolHostApi = {
-    callTool: (name, args, callId, prefetched) => (ready ? ready.callTool(name, args, callId, prefetched) : host.then((loaded) => loaded.callTool(name, args, callId, prefetched))),
-    describeHostTools: async () => (await host).describeHostTools(),
-  };
-  const hostPort = ports.hostPort as MessagePort;
-  serveToolHost(api, { post: (reply) => hostPort.postMessage(reply), listen: (listener) => hostPort.on('message', listener) });
-  port.postMessage({ type: 'bound' });
+  bindToolHost(message.session, { broker: portTransport(ports.brokerPort as MessagePort), host: portTransport(ports.hostPort as MessagePort) }, toolHost);
+  post({ type: 'bound' });
 });
 
-port.postMessage({ type: 'ready' });
+function portTransport(channel: MessagePort): Transport<never> {
+  return { post: (data) => channel.postMessage(data), listen: (listener) => void channel.on('message', listener) };
+}
+
+post({ type: 'ready' });

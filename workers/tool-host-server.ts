@@ -1,8 +1,8 @@
-import type { ToolHostApi } from '../src/protocol.js';
-import { isToolHostRequest, TOOL_HOST_PROTOCOL_VERSION, type ToolHostReply } from '../src/protocol/tool-host.js';
+import { isToolHostRequest, TOOL_HOST_PROTOCOL_VERSION, type ToolHostApi, type ToolHostReply } from '../src/protocol/tool-host.js';
+import type { Transport } from '../src/protocol/transport.js';
 
 /** The worker's (or tool process's) end of the tool host protocol: answers each request of the main thread. */
-export function serveToolHost(api: ToolHostApi, transport: { post(reply: ToolHostReply): void; listen(listener: (data: unknown) => void): void }): void {
+export function serveToolHost(api: ToolHostApi, transport: Transport<ToolHostReply>): void {
   transport.listen((data) => {
     if (!isToolHostRequest(data)) return;
     const { seq } = data;

@@ -1,5 +1,6 @@
 import { toPlainError } from '../src/errors.js';
-import type { BoundSessionInfo, ToolHostApi } from '../src/protocol.js';
+import type { ToolHostApi } from '../src/protocol/tool-host.js';
+import type { BoundSessionInfo } from '../src/protocol/worker-bind.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';

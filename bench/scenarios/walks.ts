@@ -61,7 +61,7 @@ async function runWalks(context: ScenarioContext): Promise<ScenarioOutcome> {
     if (context.quick) notes.unshift(`quick mode: ${tree.files}-file tree instead of 10,000`);
     return {
       rows: [
-        compareRow('grep vs in-process JS walk+regex', twGrep, figureOf('in-process JS walk+regex', 'ms', samples.jsGrep), { kind: 'max', limit: 1.5 }),
+        compareRow('grep vs in-process JS walk+regex', twGrep, figureOf('in-process JS walk+regex', 'ms', samples.jsGrep), { kind: 'max', limit: 1 }),
         infoRow('grep vs grep -r (child process)', twGrep, figureOf('grep -rnE (child process)', 'ms', samples.grepR)),
         infoRow('glob vs in-process JS walk+picomatch', twGlob, figureOf('in-process JS walk+picomatch', 'ms', samples.jsGlob)),
         infoRow('glob vs find -name (child process)', twGlob, figureOf('find -type f -name (child process)', 'ms', samples.find)),

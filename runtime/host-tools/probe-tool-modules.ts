@@ -6,10 +6,10 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { createBrokerServer, type BrokerServer } from '../broker/broker-server.js';
 import { CallTracker } from '../broker/call-tracker.js';
-import { BoundWorker } from '../workers/bound-worker.js';
 import { startWorker } from '../workers/worker-pool.js';
-import type { ToolHostConnection } from '../workers/tool-host-connection.js';
-import { BoundProcess } from '../isolation/bound-process.js';
+import { ToolHostConnection } from '../workers/tool-host-connection.js';
+import { workerLink } from '../workers/worker-link.js';
+import { processLink } from '../isolation/process-link.js';
 import { startToolProcess, type ToolProcess } from '../isolation/start-tool-process.js';
 
 /** Turns module paths (relative to the process cwd) or URLs into file URLs. */
@@ -33,10 +33,8 @@ export async function probeToolModules(
   startProcess: (moduleUrls: readonly string[], heapMb: number) => Promise<ToolProcess> = startToolProcess,
 ): Promise<ToolInfo[]> {
   const session = { id: 'probe', workspaceRoot: path.parse(process.cwd()).root, readMaxChars: 0, toolTimeoutMs: timeoutMs, toolModules: [...moduleUrls] };
-  const worker: ToolHostConnection =
-    isolation === 'process'
-      ? new BoundProcess(await startProcess(moduleUrls, heapMb), NO_BROKER, session, () => undefined)
-      : new BoundWorker(await startWorker(heapMb), NO_BROKER, session, () => undefined);
+  const link = isolation === 'process' ? processLink(await startProcess(moduleUrls, heapMb)) : workerLink(await startWorker(heapMb));
+  const worker = new ToolHostConnection(link, NO_BROKER, session, () => undefined);
   const timer = setTimeout(() => void worker.terminate({ reason: 'timeout', detail: 'probing tool modules timed out' }), timeoutMs);
   try {
     return await worker.describeHostTools();

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolwardenError } from '../../src/errors.js';
 import { workerFileUrl } from '../workers/worker-url.js';
 import { permissionFlags } from './permission-flags.js';
-import { isControl } from '../../src/protocol/process-ipc.js';
+import { isHostState } from '../../src/protocol/worker-bind.js';
 import { collectReadPaths } from './read-allowlist.js';
 import { buildToolProcessBwrapArgs } from '../../src/sandbox/tool-process-args.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
@@ -53,7 +53,7 @@ const OUTPUT_LINES_KEPT = 50;
  * network, the kernel hardening commands get, gone when the runtime dies. Resolves once it is ready.
  */
 export async function startToolProcess(moduleUrls: readonly string[], heapMb: number, sandbox?: ToolProcessSandbox): Promise<ToolProcess> {
-  const entry = fileURLToPath(workerFileUrl('process-host.js'));
+  const entry = fileURLToPath(workerFileUrl('process-host'));
   const distDir = path.dirname(path.dirname(entry));
   const readPaths = collectReadPaths(distDir, moduleUrls);
   const nodeFlags = [...permissionFlags(process.versions.node, readPaths), `--max-old-space-size=${heapMb}`];
@@ -85,7 +85,7 @@ export async function startToolProcess(moduleUrls: readonly string[], heapMb: nu
   try {
     await new Promise<void>((resolve, reject) => {
       child.on('message', function onReady(message: unknown) {
-        if (!isControl(message, 'ready')) return;
+        if (!isHostState(message, 'ready')) return;
         child.off('message', onReady);
         resolve();
       });

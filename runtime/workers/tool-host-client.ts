@@ -2,13 +2,7 @@ import type { Prefetched } from '../../src/protocol.js';
 import { isToolHostReply, TOOL_HOST_PROTOCOL_VERSION, type ToolHostReply, type ToolHostRequest } from '../../src/protocol/tool-host.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
-
-/** A channel to a tool host: a worker's host port, or a tool process's IPC `host` channel. */
-export interface Transport {
-  post(message: unknown): void;
-  /** Registers the one standing listener for incoming messages. */
-  listen(listener: (data: unknown) => void): void;
-}
+import type { Transport } from '../../src/protocol/transport.js';
 
 type Settle = (reply: ToolHostReply | Error) => void;
 
@@ -17,12 +11,12 @@ type Settle = (reply: ToolHostReply | Error) => void;
  * listener, pending requests by `seq`. Answers that are not well-formed are dropped; `close` fails what is pending.
  */
 export class ToolHostClient {
-  readonly #transport: Transport;
+  readonly #transport: Transport<ToolHostRequest>;
   readonly #pending = new Map<number, Settle>();
   #seq = 0;
   #closed: Error | undefined;
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport<ToolHostRequest>) {
     this.#transport = transport;
     transport.listen((data) => {
       if (!isToolHostReply(data)) return;

@@ -1,24 +1,121 @@
-import type { Prefetched, ToolHostApi } from '../../src/protocol.js';
-import type { ToolResult } from '../../src/tool-result.js';
-import type { WorkerEnd } from './bound-worker.js';
+import type { BrokerResponse } from '../../src/protocol/broker.js';
+import type { Prefetched } from '../../src/protocol.js';
+import type { ToolHostRequest } from '../../src/protocol/tool-host.js';
+import type { Transport } from '../../src/protocol/transport.js';
+import type { BoundSessionInfo } from '../../src/protocol/worker-bind.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import type { ToolInfo } from '../../src/tools/tool-info.js';
+import type { BrokerServer } from '../broker/broker-server.js';
+import { ToolHostClient } from './tool-host-client.js';
+
+/** Why a tool host stopped. */
+export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
 
 /**
- * A session's tool host as the session sees it, wherever it runs: a worker thread ({@link BoundWorker}) or a child
- * process under Node's permission model (BoundProcess). Both speak the same protocols
- * (src/protocol/tool-host.ts to the tool host, src/protocol/broker.ts to the broker), one standing listener each.
+ * Where a tool host runs and how it is reached: what differs between a worker thread (worker-link.ts), a tool
+ * process (runtime/isolation/process-link.ts) and an in-memory host. Everything else is {@link ToolHostConnection}'s.
  */
-export interface ToolHostConnection {
-  /** Whether the host is still usable; a dead one is replaced on the next call. */
-  readonly alive: boolean;
-  /**
-   * Runs a tool call under its broker capability `callId`; a crash ends pending calls with WORKER_CRASHED. The session
-   * keeps the deadline and stops a host whose own code overran (TIMEOUT, `timeoutMs` named in the message).
-   */
-  call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult>;
-  /** Listing entries of the host tools the host loaded; throws when a module failed to load. */
-  describeHostTools(): Promise<Awaited<ReturnType<ToolHostApi['describeHostTools']>>>;
-  /** Stops the host; pending calls end with the given reason. */
-  terminate(end?: WorkerEnd): Promise<void>;
+export interface ToolHostLink {
+  /** What the host is called in results, e.g. 'worker' or 'tool process'. */
+  readonly kind: string;
+  /** The channel the host's broker requests arrive on; the replies go back on it. */
+  readonly broker: Transport<BrokerResponse>;
+  /** The channel to the host's tool host server. */
+  readonly host: Transport<ToolHostRequest>;
+  /** Sends the host the one bind message naming its session (worker-bind.ts). */
+  bind(session: BoundSessionInfo): void;
+  /** Registers the listener told once when the host ends by itself (crash, exit, out of memory), with why. */
+  onExit(listener: (detail: string) => void): void;
+  /** Stops the host; resolves once it is gone, with nothing it ran left running. */
+  stop(): Promise<void>;
+  /** Closes the channels once the connection has ended. */
+  release(): void;
   /** The host's captured stdout and stderr, oldest line first. */
   readonly output: readonly string[];
+}
+
+/**
+ * A session's tool host connection, the one lifecycle of every host kind: bound at construction, the broker served
+ * on the link's broker channel (each request checked against the admission of the call it names, so nothing the host
+ * sends can widen it), calls and listings over its host channel, one end (a crash, a stop at the deadline, a close)
+ * that settles everything pending (it closes the client, which fails every request still waiting).
+ */
+export class ToolHostConnection {
+  readonly #link: ToolHostLink;
+  readonly #client: ToolHostClient;
+  readonly #onEnd: (end: WorkerEnd) => void;
+  #ended: WorkerEnd | undefined;
+  /** Set once the host is being stopped; settles when it is gone. */
+  #stopped: Promise<void> | undefined;
+
+  constructor(link: ToolHostLink, broker: BrokerServer, session: BoundSessionInfo, onEnd: (end: WorkerEnd) => void) {
+    this.#link = link;
+    this.#onEnd = onEnd;
+    link.broker.listen((data) => broker(data, (response) => link.broker.post(response)));
+    this.#client = new ToolHostClient(link.host);
+    link.onExit((detail) => this.#end({ reason: 'crashed', detail }));
+    link.bind(session);
+  }
+
+  /** Whether the host is still usable; a dead one is replaced on the next call. */
+  get alive(): boolean {
+    return this.#ended === undefined;
+  }
+
+  /**
+   * Runs a tool call under its broker capability `callId`; a crash ends pending calls with WORKER_CRASHED. The
+   * session keeps the deadline and stops a host whose own code overran (TIMEOUT, `timeoutMs` named in the message);
+   * such a result is given only once the host is gone, so the tool can do nothing more.
+   */
+  async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
+    if (this.#ended) return this.#endedResult(this.#ended, name, timeoutMs);
+    try {
+      return await this.#client.callTool(name, args, callId, prefetched);
+    } catch (error) {
+      // The host ended under the call (the end closes the client, failing what is pending), or it failed the call.
+      const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
+      await this.#stopped?.catch(() => undefined);
+      return this.#endedResult(end, name, timeoutMs);
+    }
+  }
+
+  /** Listing entries of the host tools the host loaded; throws when a module failed to load or the host ended. */
+  describeHostTools(): Promise<ToolInfo[]> {
+    return this.#client.describeHostTools();
+  }
+
+  /** Stops the host and waits until it is gone; pending calls end with the given reason. */
+  terminate(end: WorkerEnd = { reason: 'closed', detail: 'the session closed' }): Promise<void> {
+    this.#stopped ??= this.#link.stop();
+    this.#end(end);
+    return this.#stopped;
+  }
+
+  /** The host's captured stdout and stderr, oldest line first. */
+  get output(): readonly string[] {
+    return this.#link.output;
+  }
+
+  #end(end: WorkerEnd): void {
+    if (this.#ended) return;
+    this.#ended = end;
+    this.#client.close(end.detail);
+    this.#link.release();
+    this.#onEnd(end);
+  }
+
+  #endedResult(end: WorkerEnd, name: string, timeoutMs: number): ToolResult {
+    const { kind, output } = this.#link;
+    switch (end.reason) {
+      case 'timeout':
+        return errorResult('TIMEOUT', `${name} did not finish within toolTimeoutMs=${timeoutMs}; its ${kind} was replaced and the session stays usable`);
+      case 'closed':
+        return errorResult('SESSION_CLOSED', `${name} was cut short: ${end.detail}`);
+      case 'crashed':
+        return errorResult(
+          'WORKER_CRASHED',
+          `${name} failed because ${end.detail}; the ${kind} was replaced and the session stays usable${output.length > 0 ? `. The ${kind}'s last output:\n${output.slice(-5).join('\n')}` : ''}`,
+        );
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { WorkerPorts } from '../../src/protocol.js';
+import { isHostState, type WorkerPorts } from '../../src/protocol/worker-bind.js';
 import { once } from 'node:events';
 import { ToolwardenError } from '../../src/errors.js';
 import { workerFileUrl } from './worker-url.js';
@@ -84,7 +84,7 @@ export async function startWorker(heapMb: number): Promise<IdleWorker> {
   const broker = new MessageChannel();
   const host = new MessageChannel();
   const ports: WorkerPorts = { brokerPort: broker.port2, hostPort: host.port2 };
-  const worker = new Worker(workerFileUrl('session-worker.js'), {
+  const worker = new Worker(workerFileUrl('session-worker'), {
     workerData: ports,
     transferList: [broker.port2, host.port2],
     env: {},
@@ -99,8 +99,8 @@ export async function startWorker(heapMb: number): Promise<IdleWorker> {
   };
   worker.stdout.on('data', capture);
   worker.stderr.on('data', capture);
-  const [message] = (await Promise.race([once(worker, 'message'), once(worker, 'error').then(([error]) => Promise.reject(error))])) as [{ type?: string }];
-  if (message?.type !== 'ready') {
+  const [message] = (await Promise.race([once(worker, 'message'), once(worker, 'error').then(([error]) => Promise.reject(error))])) as [unknown];
+  if (!isHostState(message, 'ready')) {
     await worker.terminate();
     throw new ToolwardenError('WORKER_CRASHED', `session worker did not start: ${JSON.stringify(message)}`);
   }

@@ -1,9 +1,10 @@
-import { PROTOCOL_VERSION, type BoundSessionInfo } from '../protocol.js';
+import type { BindMessage, HostStateMessage } from './worker-bind.js';
 
 /**
  * Messages on the IPC channel between the runtime and a tool host process. MessagePorts cannot cross IPC, so the two
- * logical channels of the worker protocol (the broker the runtime exposes, the tool host the process exposes) travel
- * as envelopes tagged with their channel; everything else is a control message.
+ * logical channels a worker has as ports (the broker the runtime exposes, the tool host the process exposes) travel
+ * as envelopes tagged with their channel (see ipc-channels.ts); everything else is a message of the bind protocol
+ * (worker-bind.ts).
  */
 export type ChannelName = 'broker' | 'host';
 
@@ -14,27 +15,12 @@ export interface ChannelEnvelope {
   data: unknown;
 }
 
-/** Control messages: the process is ready, the runtime binds it to a session, the process has bound. */
-export type ProcessControlMessage =
-  | { type: 'ready' }
-  | { type: 'bind'; version: number; session: BoundSessionInfo }
-  | { type: 'bound' };
+/** Everything that travels on a tool process's IPC channel. */
+export type ProcessIpcMessage = ChannelEnvelope | BindMessage | HostStateMessage;
 
 /** Whether an IPC message is a channel envelope naming a known channel. */
 export function isChannelEnvelope(message: unknown): message is ChannelEnvelope {
   if (typeof message !== 'object' || message === null) return false;
   const { type, channel } = message as Partial<ChannelEnvelope>;
   return type === 'channel' && (channel === 'broker' || channel === 'host');
-}
-
-/** Whether an IPC message is a bind of this protocol version. */
-export function isProcessBind(message: unknown): message is Extract<ProcessControlMessage, { type: 'bind' }> {
-  if (typeof message !== 'object' || message === null) return false;
-  const { type, version, session } = message as { type?: unknown; version?: unknown; session?: unknown };
-  return type === 'bind' && version === PROTOCOL_VERSION && typeof session === 'object' && session !== null;
-}
-
-/** Whether an IPC message is the given control message. */
-export function isControl(message: unknown, type: 'ready' | 'bound'): boolean {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 }

@@ -9,6 +9,17 @@ import type { ToolInfo } from '../tools/tool-info.js';
  */
 export const TOOL_HOST_PROTOCOL_VERSION = 1;
 
+/** What a tool host (session worker, tool process) offers the main thread; each method is one request below. */
+export interface ToolHostApi {
+  /**
+   * Runs a tool. `callId` is the call's broker capability: every broker request the call makes carries it (see
+   * broker.ts); `prefetched` carries broker answers the main thread computed with the call (see {@link Prefetched}).
+   */
+  callTool(name: string, args: Record<string, unknown>, callId: string, prefetched?: Prefetched): Promise<ToolResult>;
+  /** Listing entries of the host tools this host loaded. */
+  describeHostTools(): Promise<ToolInfo[]>;
+}
+
 /** A request from the main thread. */
 export type ToolHostRequest =
   | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'call'; seq: number; name: string; args: Record<string, unknown>; callId: string; prefetched?: Prefetched }

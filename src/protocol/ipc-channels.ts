@@ -1,5 +1,5 @@
-import type { Transport } from '../workers/tool-host-client.js';
-import { isChannelEnvelope, type ChannelEnvelope, type ChannelName } from '../../src/protocol/process-ipc.js';
+import { isChannelEnvelope, type ChannelEnvelope, type ChannelName } from './process-ipc.js';
+import type { Transport } from './transport.js';
 
 /**
  * Multiplexes the two logical channels (broker, tool host) over one IPC channel and gives a transport per channel.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IpcChannels } from '../../runtime/isolation/ipc-channels.js';
+import { IpcChannels } from '../../src/protocol/ipc-channels.js';
 
 /** Two IpcChannels joined like the two ends of an IPC channel (structured clone, asynchronous delivery). */
 function linkedPair(): [IpcChannels, IpcChannels] {
