@@ -105,8 +105,10 @@ export class PolicyGate {
         const plain = toPlainError(wait.signal.reason);
         return { decision: 'deny', rule: verdict.rule, refusal: errorResult(plain.code, `${reason}; ${plain.message}`, { rule: verdict.rule }) };
       }
-      const message = toPlainError(error).message;
-      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver failed: ${message}`, { rule: verdict.rule }) };
+      // An approver that says why it denies throws APPROVAL_DENIED with the why; anything else is its failure.
+      const plain = toPlainError(error);
+      const why = plain.code === 'APPROVAL_DENIED' ? plain.message : `the approver failed: ${plain.message}`;
+      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; ${why}`, { rule: verdict.rule }) };
     } finally {
       wait.dispose();
     }

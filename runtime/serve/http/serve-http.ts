@@ -14,7 +14,7 @@ import { createOriginGuard, normalizeOrigin, type OriginCheck } from './origin-g
 import { ServedSessions } from './served-sessions.js';
 import { createOpsRoutes } from './ops-routes.js';
 import { createServeMetrics } from './serve-metrics.js';
-import { ElicitApprovals } from '../approvals/elicit-approvals.js';
+import { ServedApprovals } from '../approvals/served-approvals.js';
 
 /** Where MCP is served. */
 export const MCP_PATH = '/mcp';
@@ -77,7 +77,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     () => sessions?.size ?? 0,
   );
   const audit = runtimeOptions.audit === undefined ? [metrics.record] : [...(Array.isArray(runtimeOptions.audit) ? runtimeOptions.audit : [runtimeOptions.audit]), metrics.record];
-  const approvals = new ElicitApprovals(config.approvalTimeoutMs, log);
+  const approvals = new ServedApprovals(config.approvalTimeoutMs, log);
   rt = await createRuntime({ ...runtimeOptions, audit, approve: approvals.approve });
   sessions = new ServedSessions(config.idleTimeoutMs, log, (sessionId, server) => approvals.attach(sessionId, server));
   let accepting = true;
