@@ -38,9 +38,10 @@ export class ApprovalInbox {
   readonly #entries = new Map<string, { item: InboxItem; resolve: (answer: unknown) => void }>();
   readonly #listeners = new Set<() => void>();
 
-  /** Puts a call's question in the inbox until `deadline`. */
-  add(request: ApprovalRequest, deadline: number): InboxTicket {
+  /** Puts a call's question in the inbox for `waitMs` (its deadline is shown; the race enforces it). */
+  add(request: ApprovalRequest, waitMs: number): InboxTicket {
     const id = randomUUID();
+    const askedAt = Date.now();
     let resolve: (answer: unknown) => void = () => undefined;
     const answer = new Promise<unknown>((done) => (resolve = done));
     const item: InboxItem = {
@@ -52,8 +53,8 @@ export class ApprovalInbox {
       subject: approvalSubject(request),
       dangerous: request.dangerous,
       options: [...request.options],
-      askedAt: Date.now(),
-      deadline,
+      askedAt,
+      deadline: askedAt + waitMs,
     };
     this.#entries.set(id, { item, resolve });
     this.#changed();
