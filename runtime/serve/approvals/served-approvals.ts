@@ -52,7 +52,7 @@ export class ServedApprovals {
     return new Promise((resolve, reject) => {
       let step: RaceStep = first;
       const withdraw = new AbortController();
-      const ticket = first.state.open.includes('inbox') ? this.#inbox?.add(request, this.#timeoutMs) : undefined;
+      const ticket = first.state.open.includes('inbox') ? this.#inbox?.add(request, Math.min(this.#timeoutMs, request.callTimeLeftMs ?? Infinity)) : undefined;
       const end = (): void => {
         clearTimeout(timer);
         request.signal.removeEventListener('abort', onAbort);
