@@ -45,40 +45,42 @@ type Reply = (status: number, body: unknown, headers?: Record<string, string>) =
 export function createDashboardRoutes(auth: AdminAuth, assets: ReadonlyMap<string, DashboardAsset>, actions: DashboardActions): (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<boolean> {
   return async (req, res, pathname) => {
     if (pathname !== DASHBOARD_PATH && !pathname.startsWith(`${DASHBOARD_PATH}/`)) return false;
-    const reply: Reply = (status, body, headers = {}) => sendJson(res, status, body, { ...DASHBOARD_HEADERS, ...headers });
-    // The page's own files hold no data: anyone may load them; every API path below needs the admin.
-    const asset = assets.get(pathname === `${DASHBOARD_PATH}/` ? DASHBOARD_PATH : pathname);
-    if (asset !== undefined) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, { code: 'INVALID_ARGS', message: `${pathname} is a file of the page: GET it` }), true;
-      res.writeHead(200, { ...DASHBOARD_HEADERS, 'content-type': asset.contentType, 'content-length': asset.body.length }).end(req.method === 'HEAD' ? undefined : asset.body);
-      return true;
-    }
-    if (pathname === `${DASHBOARD_PATH}/login`) return await login(req, auth, reply), true;
-    const who = auth.check({ authorization: req.headers.authorization, cookie: req.headers.cookie });
-    if (!who.ok) return reply(401, { error: 'unauthorized', message: `${who.message}` }, { 'www-authenticate': 'Bearer realm="toolwarden-admin"' }), true;
-    const api = pathname.slice(DASHBOARD_PATH.length);
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      if (api === '/api/state') return reply(200, actions.state()), true;
-      if (api === '/api/events') {
-        if (!actions.openStream(res, { ...DASHBOARD_HEADERS })) reply(503, { code: 'SESSION_LIMIT', message: 'too many dashboard event streams are open' }, { 'retry-after': '5' });
-        return true;
-      }
-      return notFound(reply, pathname), true;
-    }
-    const write = checkWrite({ method: req.method ?? '', proof: who.proof, host: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site'), contentType: req.headers['content-type'] });
-    if (!write.ok) return reply(write.status, { error: 'forbidden', message: write.message }), true;
-    const body = await readJsonBody(req, MAX_BODY_BYTES);
-    if (!body.ok) return reply(body.status, { code: 'INVALID_ARGS', message: body.message }), true;
-    await act(api, body.value, actions, reply, pathname, () => {
-      auth.logout(req.headers.cookie);
-      reply(200, { ok: true }, { 'set-cookie': loginCookie('', false) });
-    });
+    await handle(req, res, pathname, auth, assets, actions);
     return true;
   };
 }
 
-async function act(api: string, body: unknown, actions: DashboardActions, reply: Reply, pathname: string, logout: () => void): Promise<void> {
-  if (api === '/logout') return logout();
+async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, auth: AdminAuth, assets: ReadonlyMap<string, DashboardAsset>, actions: DashboardActions): Promise<void> {
+  const reply: Reply = (status, body, headers = {}) => sendJson(res, status, body, { ...DASHBOARD_HEADERS, ...headers });
+  // The page's own files hold no data: anyone may load them; every API path below needs the admin.
+  const asset = assets.get(pathname === `${DASHBOARD_PATH}/` ? DASHBOARD_PATH : pathname);
+  if (asset !== undefined) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, { code: 'INVALID_ARGS', message: `${pathname} is a file of the page: GET it` });
+    res.writeHead(200, { ...DASHBOARD_HEADERS, 'content-type': asset.contentType, 'content-length': asset.body.length }).end(req.method === 'HEAD' ? undefined : asset.body);
+    return undefined;
+  }
+  if (pathname === `${DASHBOARD_PATH}/login`) return login(req, auth, reply);
+  const who = auth.check({ authorization: req.headers.authorization, cookie: req.headers.cookie });
+  if (!who.ok) return reply(401, { error: 'unauthorized', message: who.message }, { 'www-authenticate': 'Bearer realm="toolwarden-admin"' });
+  const api = pathname.slice(DASHBOARD_PATH.length);
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    if (api === '/api/state') return reply(200, actions.state());
+    if (api !== '/api/events') return notFound(reply, pathname);
+    if (!actions.openStream(res, { ...DASHBOARD_HEADERS })) reply(503, { code: 'SESSION_LIMIT', message: 'too many dashboard event streams are open' }, { 'retry-after': '5' });
+    return undefined;
+  }
+  const write = checkWrite({ method: req.method ?? '', proof: who.proof, host: req.headers.host, origin: req.headers.origin, secFetchSite: header(req, 'sec-fetch-site'), contentType: req.headers['content-type'] });
+  if (!write.ok) return reply(write.status, { error: 'forbidden', message: write.message });
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  if (!body.ok) return reply(body.status, { code: 'INVALID_ARGS', message: body.message });
+  if (api === '/logout') {
+    auth.logout(req.headers.cookie);
+    return reply(200, { ok: true }, { 'set-cookie': loginCookie('', false) });
+  }
+  return act(api, body.value, actions, reply, pathname);
+}
+
+async function act(api: string, body: unknown, actions: DashboardActions, reply: Reply, pathname: string): Promise<void> {
   const approval = /^\/api\/approvals\/([\w-]{1,64})$/.exec(api);
   if (approval?.[1] !== undefined) return answer(approval[1], body, actions, reply);
   const close = /^\/api\/sessions\/([\w-]{1,64})\/close$/.exec(api);
