@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, BOB, startDashboardNode, type DashboardNode } from './dashboard-fixture.js';
 
@@ -134,6 +135,45 @@ describe('a node without the dashboard', () => {
       expect((await plain.api('/metrics')).status).toBe(200);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+/** A raw request, so Host can be anything (fetch sets its own). */
+function raw(path: string, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+  const target = new URL(node.origin);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: target.hostname, port: target.port, path, method, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('rebinding, floods and oversized bodies', () => {
+  it.each([
+    ['a foreign Host (DNS rebinding) with the admin bearer', '/ui/api/state', 'GET', { host: 'evil.example', authorization: `Bearer ${ADMIN}` }],
+    ['a foreign Host for the page itself', '/ui', 'GET', { host: 'evil.example' }],
+    ['a foreign Origin on the event stream', '/ui/api/events', 'GET', { origin: 'http://evil.example', authorization: `Bearer ${ADMIN}` }],
+  ])('%s: 403 before the dashboard sees it', async (_name, path, method, headers) => {
+    expect(await raw(path, method, headers)).toBe(403);
+  });
+
+  it('a POST body over 16 KiB is 413, and answers nothing', async () => {
+    const res = await node.api('/ui/api/approvals/x', { body: JSON.stringify({ decision: 'allow', pad: 'x'.repeat(20_000) }) });
+    expect(res.status).toBe(413);
+  });
+
+  it('at most 16 event streams at once; the next is 503', async () => {
+    const streams = await Promise.all(Array.from({ length: 16 }, () => node.api('/ui/api/events')));
+    try {
+      expect(streams.map((r) => r.status)).toEqual(Array(16).fill(200));
+      const extra = await node.api('/ui/api/events');
+      expect(extra.status).toBe(503);
+    } finally {
+      await Promise.all(streams.map((r) => r.body?.cancel()));
     }
   });
 });
