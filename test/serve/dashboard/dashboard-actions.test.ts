@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSnapshot } from '../../../runtime/serve/dashboard/dashboard-snapshot.js';
-import { ALICE, BOB, readEvents, startDashboardNode, textOf, until, type DashboardNode } from './dashboard-fixture.js';
+import { ADMIN, ALICE, BOB, readEvents, startDashboardNode, textOf, until, type DashboardNode } from './dashboard-fixture.js';
 
 type State = DashboardSnapshot & { audit: { tool: string; decision: string; user?: string; args: unknown; code?: string }[] };
 
@@ -164,5 +164,14 @@ describe('processes and sessions', () => {
     expect((await state()).sessions.some((x) => x.id === id)).toBe(false);
     await expect(bob.callTool({ name: 'read_file', arguments: { path: 'notes.md' } })).rejects.toMatchObject({ code: 404 });
     expect(await (await node.api(`/ui/api/sessions/${id}/close`, { body: {} })).json()).toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+});
+
+describe('the log', () => {
+  it('names no token, whatever was tried above', () => {
+    const text = node.logs.join('\n');
+    expect(text).toContain('dashboard: approval');
+    expect(text).toContain('closed: closed from the dashboard');
+    for (const token of [ADMIN, ALICE, BOB]) expect(text).not.toContain(token.slice(0, 12));
   });
 });

@@ -15,6 +15,8 @@ export interface DashboardNode {
   readonly server: HttpServeHandle;
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
+  /** The server's log lines. */
+  readonly logs: string[];
   /** fetch against the node, with the admin bearer unless `headers.authorization` says otherwise (null: none). */
   api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string | null> }): Promise<Response>;
   /** An MCP client of `token`; answers elicitations with `answer` when given. */
@@ -38,13 +40,15 @@ export async function startDashboardNode(options: { approvalTimeoutMs?: number; 
     },
     home.root,
   );
-  const server = await startHttpServer({ config, port: 0, log: () => undefined, allowedOrigins: options.allowedOrigins ?? [] });
+  const logs: string[] = [];
+  const server = await startHttpServer({ config, port: 0, log: (line) => logs.push(line), allowedOrigins: options.allowedOrigins ?? [] });
   const origin = new URL(server.url).origin;
   const clients: Client[] = [];
   return {
     home,
     server,
     origin,
+    logs,
     api: (path, init = {}) => {
       const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}` };
       for (const [key, value] of Object.entries(init.headers ?? {})) {
