@@ -60,7 +60,6 @@ try {
 
   const page = await browser.newPage({ viewport: { width: 1360, height: 980 }, deviceScaleFactor: 1 });
   await page.goto(`${origin}/ui`);
-  await page.locator('#login').screenshot({ path: path.join(OUT, 'dashboard-login.png') });
   await page.locator('#login-token').fill(ADMIN);
   await page.locator('#login-form button').click();
   await page.locator('[data-testid=status]', { hasText: 'live' }).waitFor();
