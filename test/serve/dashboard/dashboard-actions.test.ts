@@ -155,6 +155,19 @@ describe('processes and sessions', () => {
     await alice.close();
   });
 
+  it('closing a session with a call waiting for approval ends the call and takes its entry down', async () => {
+    const before = new Set((await state()).sessions.map((x) => x.id));
+    const alice = await node.client(ALICE);
+    const call = alice.callTool({ name: 'write_file', arguments: { path: 'never.md', content: 'n' } }).then(textOf, (error: Error) => error.message);
+    const pending = await until(state, (s) => s.approvals.length === 1);
+    const id = pending.sessions.find((x) => x.user === 'alice' && !before.has(x.id))!.id;
+    expect(pending.approvals[0]!.sessionId).toBe(id);
+    expect((await node.api(`/ui/api/sessions/${id}/close`, { body: {} })).status).toBe(200);
+    expect(await call).toContain('SESSION_CLOSED');
+    expect((await state()).approvals).toEqual([]);
+    expect(fs.existsSync(node.home.at('alice/never.md'))).toBe(false);
+  });
+
   it('Close session ends it: it leaves the views and its client is cut off', async () => {
     const before = new Set((await state()).sessions.map((x) => x.id));
     const bob = await node.client(BOB);

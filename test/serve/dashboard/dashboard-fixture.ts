@@ -24,7 +24,7 @@ export interface DashboardNode {
   close(): Promise<void>;
 }
 
-export async function startDashboardNode(options: { approvalTimeoutMs?: number; dashboard?: boolean; allowedOrigins?: string[] } = {}): Promise<DashboardNode> {
+export async function startDashboardNode(options: { approvalTimeoutMs?: number; dashboard?: boolean; allowedOrigins?: string[]; shutdownGraceMs?: number } = {}): Promise<DashboardNode> {
   const home = makeTempTree('tw-dashboard', { 'alice/plan.md': 'plan\n', 'bob/notes.md': 'notes\n' });
   const config = parseServeConfig(
     {
@@ -41,7 +41,7 @@ export async function startDashboardNode(options: { approvalTimeoutMs?: number; 
     home.root,
   );
   const logs: string[] = [];
-  const server = await startHttpServer({ config, port: 0, log: (line) => logs.push(line), allowedOrigins: options.allowedOrigins ?? [] });
+  const server = await startHttpServer({ config, port: 0, log: (line) => logs.push(line), allowedOrigins: options.allowedOrigins ?? [], ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }) });
   const origin = new URL(server.url).origin;
   const clients: Client[] = [];
   return {
