@@ -24,7 +24,7 @@ for (const [file, text] of Object.entries({ 'alice/README.md': '# shop\n', 'alic
 const config = parseServeConfig(
   {
     tenants: {
-      alice: { workspaceRoot: 'alice', tools: ['read_file', 'write_file', 'list_dir', 'bash'], permissions: { write_file: 'ask', bash: { allow: ['*'], ask: ['rm *'], deny: ['git push*'] } } },
+      alice: { workspaceRoot: 'alice', maxSessions: 3, tools: ['read_file', 'write_file', 'list_dir', 'bash'], permissions: { write_file: 'ask', bash: { allow: ['*'], ask: ['rm *'], deny: ['git push*'] } } },
       bob: { workspaceRoot: 'bob', tools: ['read_file', 'grep'] },
     },
     tokens: { [ALICE]: 'alice', [BOB]: 'bob' },

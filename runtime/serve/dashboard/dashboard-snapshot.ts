@@ -23,6 +23,8 @@ export interface SessionView {
   /** The toolwarden session id (the dashboard's handle for closing it). */
   id: string;
   user: string;
+  /** The user's tenant `maxSessions`; undefined: no per-user bound. */
+  maxSessionsOfUser: number | undefined;
   tools: readonly string[];
   mcpServers: readonly string[];
   workspace: string;
@@ -51,6 +53,7 @@ export interface SnapshotSources {
   inspect(sessionId: string): SessionInspection | undefined;
   callsOf(sessionId: string): number;
   approvals(): InboxItem[];
+  maxSessionsOf(user: string): number | undefined;
 }
 
 /** Takes a snapshot of the served sessions (sorted by user, then age), their processes and the pending approvals. */
@@ -75,6 +78,7 @@ function viewOf(served: ServedSession, sources: SnapshotSources): SessionView {
   return {
     id: served.session.id,
     user: served.user,
+    maxSessionsOfUser: sources.maxSessionsOf(served.user),
     tools: capability.tools,
     mcpServers: capability.mcpServers,
     workspace: capability.workspaceRoot,

@@ -21,6 +21,8 @@ export interface DashboardOptions {
   readonly runtime: () => Runtime | undefined;
   readonly sessions: () => ServedSessions | undefined;
   readonly inbox: ApprovalInbox;
+  /** A user's tenant `maxSessions`, shown against the sessions open. */
+  readonly maxSessionsOf: (user: string) => number | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -49,6 +51,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       inspect: (id) => options.runtime()?.inspectSession(id),
       callsOf: (id) => ring.callsOf(id),
       approvals: () => options.inbox.list(),
+      maxSessionsOf: options.maxSessionsOf,
     });
   };
   let queued = false;

@@ -81,7 +81,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   const inbox = config.dashboard?.enabled === true && config.admin !== undefined ? new ApprovalInbox() : undefined;
   const dashboard = inbox === undefined || config.dashboard === undefined || config.admin === undefined
     ? undefined
-    : createDashboard({ settings: config.dashboard, adminToken: config.admin.token, runtime: () => rt, sessions: () => sessions, inbox, log });
+    : createDashboard({ settings: config.dashboard, adminToken: config.admin.token, runtime: () => rt, sessions: () => sessions, inbox, maxSessionsOf: (user) => config.tenants[user]?.maxSessions, log });
   const observers = dashboard === undefined ? [metrics.record] : [metrics.record, dashboard.record];
   const audit = runtimeOptions.audit === undefined ? observers : [...(Array.isArray(runtimeOptions.audit) ? runtimeOptions.audit : [runtimeOptions.audit]), ...observers];
   const approvals = new ServedApprovals(config.approvalTimeoutMs, log, inbox);

@@ -40,6 +40,7 @@ describe('the event stream', () => {
     await bob.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
     await bob.callTool({ name: 'read_file', arguments: { path: 'x'.repeat(300) } });
     const now = await until(state, (s) => s.sessions.some((x) => x.user === 'bob' && x.calls === 2));
+    expect(now.sessions.find((x) => x.user === 'bob')).toMatchObject({ maxSessionsOfUser: 5, writeBytesUsed: 0, writeQuotaBytes: 0 });
     const long = now.audit.find((e) => e.user === 'bob' && JSON.stringify(e.args).includes('redacted'));
     expect(long, 'a 300-character argument is redacted').toBeDefined();
     expect(JSON.stringify(now.audit)).not.toContain('x'.repeat(300));

@@ -30,7 +30,7 @@ export async function startDashboardNode(options: { approvalTimeoutMs?: number; 
     {
       tenants: {
         alice: { workspaceRoot: 'alice', tools: ['read_file', 'write_file', 'bash'], permissions: { write_file: 'ask', bash: { allow: ['*'], ask: ['rm *'], deny: ['git push*'] } } },
-        bob: { workspaceRoot: 'bob', tools: ['read_file'] },
+        bob: { workspaceRoot: 'bob', tools: ['read_file'], maxSessions: 5 },
       },
       tokens: { [ALICE]: 'alice', [BOB]: 'bob' },
       sandbox: 'off',

@@ -131,7 +131,7 @@ function renderSessions() {
   root.replaceChildren(
     ...[...byUser].map(([user, list]) =>
       el('div', { class: 'user' },
-        el('h3', {}, `${user} (${list.length})`),
+        el('h3', { 'data-testid': 'user-sessions' }, `${user}: ${list.length}${list[0].maxSessionsOfUser === undefined ? '' : ` of ${list[0].maxSessionsOfUser}`} session${list.length === 1 ? '' : 's'}`),
         el('ul', { class: 'items' },
           ...list.map((s) =>
             el('li', { 'data-testid': 'session', 'data-user': s.user },
