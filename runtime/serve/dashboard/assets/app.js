@@ -131,7 +131,7 @@ function renderSessions() {
   root.replaceChildren(
     ...[...byUser].map(([user, list]) =>
       el('div', { class: 'user' },
-        el('h3', { 'data-testid': 'user-sessions' }, `${user}: ${list.length}${list[0].maxSessionsOfUser === undefined ? '' : ` of ${list[0].maxSessionsOfUser}`} session${list.length === 1 ? '' : 's'}`),
+        el('h3', { 'data-testid': 'user-sessions' }, sessionsOf(user, list.length, list[0].maxSessionsOfUser)),
         el('ul', { class: 'items' },
           ...list.map((s) =>
             el('li', { 'data-testid': 'session', 'data-user': s.user },
@@ -184,6 +184,11 @@ function renderAudit() {
         el('td', { class: 'mono' }, [e.rule, e.code].filter(Boolean).join(' / ')),
         el('td', { class: 'mono' }, e.result ?? ''))),
   );
+}
+
+function sessionsOf(user, open, max) {
+  const shown = max === undefined ? `${open}` : `${open} of ${max}`;
+  return `${user}: ${shown} session${(max ?? open) === 1 ? '' : 's'}`;
 }
 
 function timeLeft(deadline) {
