@@ -2,7 +2,7 @@
  * toolwarden: a permission-scoped worker runtime for AI-agent tools.
  * @packageDocumentation
  */
-export { createRuntime, Runtime, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions, type RuntimeStats, type SessionInspection, type TokenInfo } from './runtime.js';
 export { generateTokenKeyPair, type TokenKeyPair } from './token-key-pair.js';
 export type { TokenKeysOption, Ed25519KeyInput } from '../src/capability/token-keys.js';
 export { Session, type CallOptions } from './session.js';

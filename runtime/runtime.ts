@@ -34,6 +34,7 @@ import { WalkPool } from './walk/index.js';
 import { assertCapabilityWithinTenant } from './tenant-bound.js';
 import { Session, type Admission, type SessionHost } from './session.js';
 import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
+import { inspectionOf, type SessionInspection } from './session-inspection.js';
 import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
 import { checkRuntimeOptions, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime-options.js';
 import { WorkerPool } from './workers/worker-pool.js';
@@ -43,6 +44,7 @@ import type { CallContext } from './call-context.js';
 import { checkPidNamespace } from '../src/isolation/pid-namespace.js';
 
 export type { RuntimeOptions, RuntimeStats, TokenInfo } from './runtime-options.js';
+export type { SessionInspection } from './session-inspection.js';
 
 /**
  * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and
@@ -132,6 +134,12 @@ export class Runtime {
       processes += services.bash.runningProcesses;
     }
     return { sessions: this.#sessions.size, sessionsByUser, processes, pendingApprovals: this.#pendingApprovals, idleWorkers: this.#pool.idleCount };
+  }
+
+  /** An operator's view of an open session (its background processes, its write quota); undefined once it closed. */
+  inspectSession(sessionId: string): SessionInspection | undefined {
+    const services = this.#sessions.get(sessionId)?.services;
+    return services === undefined ? undefined : inspectionOf(services);
   }
 
   /** The host's approver, counted while it is deciding. */

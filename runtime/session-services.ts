@@ -48,6 +48,8 @@ export interface SessionServices {
   readonly gateSession: GateSession;
   /** The calls in flight, each under its broker capability id. */
   readonly calls: CallTracker;
+  /** Bytes written against `limits.writeQuotaBytes`. */
+  readonly quota: WriteQuota;
   /** web_fetch, run on the main thread, stopped at the call's deadline or when it ends. */
   fetch(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
 }
@@ -117,9 +119,10 @@ export async function createSessionServices(runtime: RuntimeServices, capability
       signal: context.signal,
       ...(credentialBroker === undefined ? {} : { substitute: credentialBroker.substituteFetch }),
     });
+  const quota = new WriteQuota(capability.limits.writeQuotaBytes);
   const broker = createBroker({
     paths,
-    quota: new WriteQuota(capability.limits.writeQuotaBytes),
+    quota,
     limits: capability.limits,
     walk: runtime.walk,
     bash: (args, context) => bash.handle(args, context),
@@ -159,5 +162,5 @@ export async function createSessionServices(runtime: RuntimeServices, capability
       result: refusal.reason,
     });
   });
-  return { paths, broker, brokerServer, bash, mcp, gateSession, calls, fetch };
+  return { paths, broker, brokerServer, bash, mcp, gateSession, calls, quota, fetch };
 }

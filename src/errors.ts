@@ -49,6 +49,10 @@ export const ERROR_CODES = [
   'WRITE_QUOTA_EXCEEDED',
   /** No background process with that id in this session. */
   'PROCESS_NOT_FOUND',
+  /** The dashboard named a served session that is not open (closed already, or never opened). */
+  'SESSION_NOT_FOUND',
+  /** The dashboard answered an approval that is no longer pending (answered elsewhere, timed out, or its call ended). */
+  'APPROVAL_NOT_FOUND',
   /** The command could not be started. */
   'SPAWN_FAILED',
   /** The OS sandbox is required but unavailable, or failed to start. */

@@ -49,6 +49,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     if (config === undefined) throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve --http: --config FILE is required (tokens and tenants come from it)');
     const server = await startHttpServer({ config, port, host: flags.host ?? '127.0.0.1', sandbox, log, allowedOrigins: flags['allow-origin'] ?? [] });
     log(`serving MCP over Streamable HTTP at ${server.url}`);
+    if (config.dashboard?.enabled === true) log(`dashboard (admin token only) at ${server.url.replace(/\/mcp$/, '/ui')}`);
     await untilSignal(() => server.close(), log);
     return EXIT.ok;
   }

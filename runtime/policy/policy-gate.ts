@@ -2,7 +2,7 @@ import { APPROVAL_RULES } from '../../src/audit/index.js';
 import { toPlainError } from '../../src/errors.js';
 import { decide, subjectKey, type ApprovalMemory, type ApprovalOption, type Decision, type PermissionSpec, type PolicySubject } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
-import { untilDeadline, type CallContext } from '../call-context.js';
+import { remainingMs, untilDeadline, type CallContext } from '../call-context.js';
 
 /** What the host's approver is asked for an `ask` decision. */
 export interface ApprovalRequest {
@@ -20,6 +20,8 @@ export interface ApprovalRequest {
   dangerous: boolean;
   /** The answers the approver may give. */
   options: ApprovalOption[];
+  /** Milliseconds left before the call's deadline when it asked (`Infinity` without one): no wait outlasts it. */
+  callTimeLeftMs?: number;
   /**
    * Aborts when the answer is no longer wanted: the call's deadline passed (reason TIMEOUT), the caller aborted it
    * (ABORTED) or the session closed (SESSION_CLOSED). The call is refused with that code whatever comes later; an
@@ -93,6 +95,7 @@ export class PolicyGate {
       reason,
       dangerous: subject.dangerous === true,
       options: verdict.options,
+      callTimeLeftMs: Number.isFinite(context.deadline) ? remainingMs(context) : Infinity,
       ...(subject.commands ? { commands: subject.commands } : {}),
       ...(subject.paths ? { paths: subject.paths } : {}),
     };
@@ -105,8 +108,10 @@ export class PolicyGate {
         const plain = toPlainError(wait.signal.reason);
         return { decision: 'deny', rule: verdict.rule, refusal: errorResult(plain.code, `${reason}; ${plain.message}`, { rule: verdict.rule }) };
       }
-      const message = toPlainError(error).message;
-      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver failed: ${message}`, { rule: verdict.rule }) };
+      // An approver that says why it denies throws APPROVAL_DENIED with the why; anything else is its failure.
+      const plain = toPlainError(error);
+      const why = plain.code === 'APPROVAL_DENIED' ? plain.message : `the approver failed: ${plain.message}`;
+      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; ${why}`, { rule: verdict.rule }) };
     } finally {
       wait.dispose();
     }

@@ -5,7 +5,7 @@ import type { SessionOptions } from '../session-options.js';
 import { runtimeOptionsFrom, userSessionOptions } from './runtime-from-config.js';
 import { answerUnparsableMessages } from './parse-errors.js';
 import { createMcpServer } from './session-mcp-server.js';
-import { ElicitApprovals } from './approvals/elicit-approvals.js';
+import { ServedApprovals } from './approvals/served-approvals.js';
 
 /** What `toolwarden serve` (stdio) exposes: one session's options, and the config file's runtime settings. */
 export interface StdioServeOptions {
@@ -29,7 +29,7 @@ export interface StdioServeHandle {
  */
 export async function serveStdio(options: StdioServeOptions): Promise<StdioServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
-  const approvals = new ElicitApprovals(options.config?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, log);
+  const approvals = new ServedApprovals(options.config?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, log);
   const rt = await createRuntime({ ...runtimeOptionsFrom(options.config, { idleWorkers: 1 }), approve: approvals.approve });
   const userOptions = options.session.user === undefined ? {} : userSessionOptions(options.config, options.session.user);
   const session = await rt.openSession({ ...userOptions, ...options.session }).catch(async (error: unknown) => {

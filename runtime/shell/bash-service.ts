@@ -81,6 +81,28 @@ export class BashService {
     return this.#registry?.list().filter((process) => process.status === 'running').length ?? 0;
   }
 
+  /** Snapshots of the session's background processes, oldest first, for an operator (no rules, no audit). */
+  listProcesses(): ProcessSnapshot[] {
+    return this.#registry?.list() ?? [];
+  }
+
+  /** The last `chars` UTF-16 units a background process wrote, for an operator. @throws PROCESS_NOT_FOUND */
+  processTail(processId: string, chars: number): string {
+    const registry = this.#operatorRegistry(processId);
+    const end = registry.logs(processId, Number.MAX_SAFE_INTEGER).nextOffset;
+    return registry.logs(processId, Math.max(0, end - chars)).text;
+  }
+
+  /** Stops a background process as `bash stop` does (SIGTERM, then SIGKILL), for an operator. @throws PROCESS_NOT_FOUND */
+  stopProcess(processId: string): Promise<ProcessSnapshot> {
+    return this.#operatorRegistry(processId).stop(processId);
+  }
+
+  #operatorRegistry(processId: string): ProcessRegistry {
+    if (this.#registry === undefined) throw new ToolwardenError('PROCESS_NOT_FOUND', `no background process ${JSON.stringify(processId)} in this session`);
+    return this.#registry;
+  }
+
   /** Kills every process the session started, foreground and background (whole groups), refuses later calls, and waits. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;

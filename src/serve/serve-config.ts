@@ -42,7 +42,21 @@ export interface ServeConfig {
   audit?: ServeAudit;
   /** The operator's bearer token for `/metrics` (never a user's token). Without it `/metrics` is not served. */
   admin?: { token: string };
+  /** The operator's dashboard under `/ui` (needs `admin.token`). Absent: no `/ui`. */
+  dashboard?: ServeDashboard;
 }
+
+/** The `dashboard` section: the live dashboard and approval inbox of `serve --http`. */
+export interface ServeDashboard {
+  enabled: boolean;
+  /** Audit events the dashboard keeps for its stream (oldest dropped first). @default 500 */
+  auditEvents: number;
+}
+
+/** Audit events the dashboard keeps when the config sets none. */
+export const DEFAULT_DASHBOARD_AUDIT_EVENTS = 500;
+/** Most audit events the dashboard may keep: the ring is memory the server holds for every operator. */
+export const MAX_DASHBOARD_AUDIT_EVENTS = 10_000;
 
 /** Idle timeout of served HTTP sessions when the config sets none: 15 minutes. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
@@ -51,7 +65,7 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -81,6 +95,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
   if (raw['tokenPublicKeys'] !== undefined) config.tokenPublicKeys = parseTokenPublicKeys(raw['tokenPublicKeys'], baseDir);
   if (raw['admin'] !== undefined) config.admin = parseAdmin(raw['admin'], config.tokens);
+  if (raw['dashboard'] !== undefined) config.dashboard = parseDashboard(raw['dashboard'], config.admin !== undefined);
   return config;
 }
 
@@ -143,6 +158,19 @@ function parseAdmin(value: unknown, userTokens: Record<string, string>): { token
   }
   if (Object.hasOwn(userTokens, token)) throw invalid("admin.token must differ from every user's bearer token");
   return { token };
+}
+
+function parseDashboard(value: unknown, hasAdmin: boolean): ServeDashboard {
+  const raw = requireObject(value, 'dashboard');
+  rejectUnknownKeys(raw, ['enabled', 'auditEvents'], 'dashboard');
+  const enabled = raw['enabled'];
+  if (typeof enabled !== 'boolean') throw invalid(`dashboard.enabled must be a boolean, got ${JSON.stringify(enabled)}`);
+  if (enabled && !hasAdmin) throw invalid('dashboard.enabled needs "admin": { "token": ... }: the dashboard is for the admin token only, never a user\'s');
+  const auditEvents = raw['auditEvents'] ?? DEFAULT_DASHBOARD_AUDIT_EVENTS;
+  if (typeof auditEvents !== 'number' || !Number.isInteger(auditEvents) || auditEvents < 1 || auditEvents > MAX_DASHBOARD_AUDIT_EVENTS) {
+    throw invalid(`dashboard.auditEvents must be a whole number from 1 to ${MAX_DASHBOARD_AUDIT_EVENTS}, got ${JSON.stringify(auditEvents)}`);
+  }
+  return { enabled, auditEvents };
 }
 
 function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string } | { keys: unknown[] } {

@@ -42,9 +42,13 @@ describe('approvals', () => {
         reason: expect.stringContaining("session rule bash.ask 'echo *'"),
         dangerous: false,
         options: ['allow', 'deny', 'allow-always'],
+        callTimeLeftMs: expect.any(Number),
         signal: expect.any(AbortSignal),
       },
     ]);
+    // The call's own deadline bounds the wait an approver may show (toolTimeoutMs, 30 s by default).
+    expect(asked[0]!.callTimeLeftMs).toBeGreaterThan(0);
+    expect(asked[0]!.callTimeLeftMs).toBeLessThanOrEqual(30_000);
     await rt.close();
   });
 

@@ -25,6 +25,11 @@ describe('the published package', () => {
     expect(fs.readFileSync(path.join(REPO, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 toolwarden contributors\n/);
   });
 
+  it("carries the dashboard's page files beside the compiled code that reads them", () => {
+    for (const file of ['index.html', 'app.js', 'app.css']) expect(packed.has(`runtime/serve/dashboard/assets/${file}`), file).toBe(true);
+    expect(packed.has('dist/runtime/serve/dashboard/dashboard-assets.js')).toBe(true);
+  });
+
   it('leaves out the benchmarks, the fuzzers and the tests, compiled or not', () => {
     const stray = [...packed].filter((file) => /^(dist\/)?(bench|fuzz|test)\//.test(file) || file.endsWith('.test.ts') || file.endsWith('.test.js'));
     expect(stray).toEqual([]);

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertHttpServable, DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, parseServeConfig } from '../../src/serve/serve-config.js';
+import { assertHttpServable, DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_DASHBOARD_AUDIT_EVENTS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, parseServeConfig } from '../../src/serve/serve-config.js';
 
 const BASE = path.resolve('/etc/toolwarden');
 const TOKEN = 'a-long-enough-token-123';
+const ADMIN = 'the-admin-token-0123456789';
 const valid = () => ({
   mcpServers: { gh: { command: 'node', args: ['gh.mjs'] }, web: { url: 'https://mcp.example.com/mcp' } },
   permissions: { bash: { deny: ['git push*'] } },
@@ -60,7 +61,24 @@ const CASES: [string, Mutation, RegExp][] = [
   ['a token with whitespace', (c) => { c['tokens'] = { 'has space in the token': 'alice' }; }, /may not contain whitespace/],
   ['a token for an unknown user', (c) => { c['tokens'] = { [TOKEN]: 'mallory' }; }, /names user 'mallory', who has no entry in tenants/],
   ['a token mapped to a non-string', (c) => { c['tokens'] = { [TOKEN]: ['alice'] }; }, /must be a user name/],
+  ['a dashboard without the admin token', (c) => { c['dashboard'] = { enabled: true }; }, /dashboard.enabled needs "admin"/],
+  ['a dashboard flag that is not a boolean', (c) => { c['dashboard'] = { enabled: 'yes' }; c['admin'] = { token: ADMIN }; }, /dashboard.enabled must be a boolean, got "yes"/],
+  ['a dashboard given as a bare true', (c) => { c['dashboard'] = true; c['admin'] = { token: ADMIN }; }, /dashboard must be a JSON object/],
+  ['an unknown dashboard field', (c) => { c['dashboard'] = { enabled: true, public: true }; c['admin'] = { token: ADMIN }; }, /dashboard has unknown field 'public'/],
+  ['a dashboard audit ring of 0', (c) => { c['dashboard'] = { enabled: true, auditEvents: 0 }; c['admin'] = { token: ADMIN }; }, /dashboard.auditEvents must be a whole number from 1 to 10000/],
+  ['a dashboard audit ring past the bound', (c) => { c['dashboard'] = { enabled: true, auditEvents: 1e9 }; c['admin'] = { token: ADMIN }; }, /dashboard.auditEvents must be a whole number from 1 to 10000/],
 ];
+
+describe('parseServeConfig: the dashboard section', () => {
+  it('is off unless given, and takes the default ring size', () => {
+    expect(parseServeConfig(valid(), BASE).dashboard).toBeUndefined();
+    expect(parseServeConfig({ ...valid(), admin: { token: ADMIN }, dashboard: { enabled: true } }, BASE).dashboard).toEqual({ enabled: true, auditEvents: DEFAULT_DASHBOARD_AUDIT_EVENTS });
+  });
+
+  it('may be written disabled without an admin token (the near miss of the refusal)', () => {
+    expect(parseServeConfig({ ...valid(), dashboard: { enabled: false, auditEvents: 50 } }, BASE).dashboard).toEqual({ enabled: false, auditEvents: 50 });
+  });
+});
 
 describe('parseServeConfig refuses, naming the field', () => {
   it.each(CASES)('%s', (_name, mutate, message) => {

@@ -14,7 +14,9 @@ import { createOriginGuard, normalizeOrigin, type OriginCheck } from './origin-g
 import { ServedSessions } from './served-sessions.js';
 import { createOpsRoutes } from './ops-routes.js';
 import { createServeMetrics } from './serve-metrics.js';
-import { ElicitApprovals } from '../approvals/elicit-approvals.js';
+import { ServedApprovals } from '../approvals/served-approvals.js';
+import { ApprovalInbox } from '../approvals/approval-inbox.js';
+import { createDashboard } from '../dashboard/dashboard.js';
 
 /** Where MCP is served. */
 export const MCP_PATH = '/mcp';
@@ -76,8 +78,13 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     () => rt?.stats() ?? { sessions: 0, sessionsByUser: {}, processes: 0, pendingApprovals: 0, idleWorkers: 0 },
     () => sessions?.size ?? 0,
   );
-  const audit = runtimeOptions.audit === undefined ? [metrics.record] : [...(Array.isArray(runtimeOptions.audit) ? runtimeOptions.audit : [runtimeOptions.audit]), metrics.record];
-  const approvals = new ElicitApprovals(config.approvalTimeoutMs, log);
+  const inbox = config.dashboard?.enabled === true && config.admin !== undefined ? new ApprovalInbox() : undefined;
+  const dashboard = inbox === undefined || config.dashboard === undefined || config.admin === undefined
+    ? undefined
+    : createDashboard({ settings: config.dashboard, adminToken: config.admin.token, runtime: () => rt, sessions: () => sessions, inbox, maxSessionsOf: (user) => config.tenants[user]?.maxSessions, log });
+  const observers = dashboard === undefined ? [metrics.record] : [metrics.record, dashboard.record];
+  const audit = runtimeOptions.audit === undefined ? observers : [...(Array.isArray(runtimeOptions.audit) ? runtimeOptions.audit : [runtimeOptions.audit]), ...observers];
+  const approvals = new ServedApprovals(config.approvalTimeoutMs, log, inbox);
   rt = await createRuntime({ ...runtimeOptions, audit, approve: approvals.approve });
   sessions = new ServedSessions(config.idleTimeoutMs, log, (sessionId, server) => approvals.attach(sessionId, server));
   let accepting = true;
@@ -85,7 +92,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   let drained: (() => void) | undefined;
   // Set once listening: the guard needs the bound address and port (port 0 picks one).
   let checkOrigin: ((headers: { host?: string | undefined; origin?: string | undefined }) => OriginCheck) | undefined;
-  const ops = createOpsRoutes({ accepting: () => accepting, sessions: () => sessions?.size ?? 0, metrics, adminToken: config.admin?.token });
+  const opsRoutes = createOpsRoutes({ accepting: () => accepting, sessions: () => sessions?.size ?? 0, metrics, adminToken: config.admin?.token });
+  const ops: typeof opsRoutes = async (req, res, pathname) => (await opsRoutes(req, res, pathname)) || (dashboard !== undefined && (await dashboard.route(req, res, pathname)));
   const route = createRoute(config, rt, sessions, (headers) => checkOrigin?.(headers) ?? { ok: false, message: 'the server is not listening yet' }, ops, () => accepting);
   const server = http.createServer((req, res) => {
     inFlight += 1;
@@ -104,6 +112,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   try {
     await listen(server, options.port ?? 3333, options.host ?? '127.0.0.1');
   } catch (error) {
+    dashboard?.close();
     await runtime.close();
     throw error;
   }
@@ -119,6 +128,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     close: () => {
       closing ??= (async () => {
         accepting = false;
+        // Dashboard event streams never end by themselves: they do not hold the drain up.
+        dashboard?.close();
         // New connections are refused from here; requests on open keep-alive connections get a 503 with
         // `Connection: close` (not a reset) until the grace ends.
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,6 +14,8 @@ export class ServedSession {
   /** Digest of the bearer credential that opened it: only the same credential reaches it. */
   readonly credential: string;
   readonly session: Session;
+  /** When it was opened, epoch milliseconds. */
+  readonly openedAt = Date.now();
   readonly #transport: StreamableHTTPServerTransport;
   readonly #server: Server;
   readonly #registry: ServedSessions;
@@ -160,6 +162,11 @@ export class ServedSessions {
   /** @internal */
   unregister(id: string): void {
     this.#byId.delete(id);
+  }
+
+  /** The initialized sessions, oldest first. */
+  list(): ServedSession[] {
+    return [...this.#byId.values()];
   }
 
   /** Closes every session. */
