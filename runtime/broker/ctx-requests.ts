@@ -2,6 +2,8 @@ import { ToolwardenError, toPlainError, type PlainError } from '../../src/errors
 import type { BrokerApi, BrokerReply, CtxFsOp, GrepArgs } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { applyEdit } from '../../src/text/edit.js';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin-registry.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/builtin-schemas.js';
 import type { BrokerServices } from './broker.js';
 import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
 import { timeLeftMs, type CallContext } from '../call-context.js';
@@ -24,16 +26,10 @@ export interface CtxServices {
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): void;
 }
 
-/** The built-in tool whose rules govern each `ctx.fs` operation. */
-const FS_RULES: Record<CtxFsOp, string> = {
-  readFile: 'read_file',
-  writeFile: 'write_file',
-  editFile: 'edit_file',
-  list: 'list_dir',
-  stat: 'read_file',
-  glob: 'glob',
-  grep: 'grep',
-};
+/** The built-in tool whose rules govern each `ctx.fs` operation, from the registry's `ctxFs`. */
+export const CTX_FS_RULES: Readonly<Record<CtxFsOp, string>> = Object.fromEntries(
+  BUILTIN_TOOL_NAMES.flatMap((name) => BUILTIN_TOOLS[name].ctxFs.map((op) => [op, name])),
+) as Record<CtxFsOp, string>;
 
 type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' | 'log'>;
 
@@ -69,7 +65,7 @@ export function createCtxHandlers(services: BrokerServices, context: CallContext
   };
   return {
     ctxFs: async (op, args): Promise<BrokerReply<unknown>> => {
-      const tool = Object.hasOwn(FS_RULES, op) ? FS_RULES[op] : undefined;
+      const tool = Object.hasOwn(CTX_FS_RULES, op) ? CTX_FS_RULES[op] : undefined;
       if (tool === undefined) return { ok: false, error: { code: 'INVALID_ARGS', message: `unknown ctx.fs operation '${String(op)}'` } };
       let value: unknown;
       const { failure } = await run(tool, args, async () => {
