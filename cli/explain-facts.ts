@@ -1,11 +1,9 @@
 import type { SandboxMode } from '../src/capability/capability.js';
-import { toPlainError } from '../src/errors.js';
-import { describeShellCheck, type ExplainFacts } from '../src/policy/index.js';
+import type { ExplainFacts } from '../src/policy/index.js';
 import { SessionPaths } from '../runtime/broker/session-paths.js';
-import { describeCall } from '../runtime/call-subject.js';
+import { describeCommand, describeRequest, refusalOf } from '../runtime/policy/admission-request.js';
 import { detectSandbox } from '../runtime/sandbox/detect-sandbox.js';
 import { buildCapability } from '../runtime/session-options.js';
-import { checkCommand } from '../runtime/shell/command-check.js';
 
 /** A workspace to explain a call against, as a session would see it. */
 export interface ExplainWorkspace {
@@ -14,13 +12,17 @@ export interface ExplainWorkspace {
   sandbox: SandboxMode;
 }
 
-/** The broker's view of a call, or the guard's refusal that comes before any rule. */
-export type GatheredFacts = { refused: false; facts: ExplainFacts; notes: string[] } | { refused: true; code: string; message: string };
+/** The broker's view of a call (its subject, or the refusal that comes before any rule), and notes for the reader. */
+export interface GatheredFacts {
+  facts: ExplainFacts;
+  notes: string[];
+}
 
 /**
- * What the broker would know about a call in that workspace: canonical paths through the path guard for file
- * tools, and for bash the shell checker's simple commands with each one's static verdict and reasons, the
- * call's verdict, dangerous removal and what belongs to no command.
+ * What the broker would know about a call in that workspace, gathered by the very functions a session's admission
+ * uses: arguments checked and canonical paths through the path guard for the other tools, and for bash the working
+ * directory through the guard and the shell checker's simple commands with each one's static verdict and reasons,
+ * the call's verdict, dangerous removal and what belongs to no command. A refusal before any rule is a fact too.
  */
 export async function gatherExplainFacts(tool: string, args: Record<string, unknown>, workspace: ExplainWorkspace): Promise<GatheredFacts> {
   const capability = buildCapability(
@@ -28,22 +30,17 @@ export async function gatherExplainFacts(tool: string, args: Record<string, unkn
     { sandbox: workspace.sandbox, toolModules: [] },
   );
   const paths = new SessionPaths(capability);
+  if (tool !== 'bash') {
+    const request = describeRequest(paths, tool, args, { rulesMention: true, validateArgs: true });
+    return { facts: { ...(request.subject ? { subject: request.subject } : {}), ...(request.refused ? { refused: request.refused } : {}) }, notes: [] };
+  }
+  const sandboxed = workspace.sandbox !== 'off' && (await detectSandbox()).available;
+  const command = typeof args['command'] === 'string' ? args['command'] : '';
   try {
-    if (tool !== 'bash') return { refused: false, facts: { subject: describeCall(paths, tool, args) }, notes: [] };
-    const sandboxed = workspace.sandbox !== 'off' && (await detectSandbox()).available;
-    const command = typeof args['command'] === 'string' ? args['command'] : '';
-    const check = await checkCommand(paths, command, paths.workingDirectory(args['cwd'] ?? '.'), process.env['HOME'] ?? capability.workspaceRoot, sandboxed);
-    if (check.verdict === 'deny') {
-      return { refused: true, code: check.code ?? 'POLICY_DENIED', message: `static check: ${check.reasons.join('; ')}` };
-    }
-    const notes = [`static check: ${check.verdict}${sandboxed ? ' (OS sandbox active)' : ' (no OS sandbox)'}`, ...check.reasons.map((r) => `  ${r}`)];
-    return {
-      refused: false,
-      facts: { subject: describeShellCheck(check) },
-      notes,
-    };
+    const { request, check } = await describeCommand(paths, command, args['cwd'], process.env['HOME'] ?? capability.workspaceRoot, sandboxed);
+    const notes = check === undefined || check.verdict === 'deny' ? [] : [`static check: ${check.verdict}${sandboxed ? ' (OS sandbox active)' : ' (no OS sandbox)'}`, ...check.reasons.map((r) => `  ${r}`)];
+    return { facts: { ...(request.subject ? { subject: request.subject } : {}), ...(request.refused ? { refused: request.refused } : {}) }, notes };
   } catch (error) {
-    const { code, message } = toPlainError(error);
-    return { refused: true, code, message };
+    return { facts: { refused: refusalOf(error) }, notes: [] };
   }
 }

@@ -13,18 +13,17 @@ import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import { errorResult } from '../src/tool-result.js';
 import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
-import { validateBuiltinArgs } from '../src/tools/validate-args.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
-import { checkRuleTools, narrowPermissions, validatePermissionSpec, type KnownTools } from '../src/policy/index.js';
+import { checkRuleTools, narrowPermissions, preRuleRule, validatePermissionSpec, type KnownTools } from '../src/policy/index.js';
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
-import { auditOutcome, pathGuardRule, PATH_GUARD_CODES } from '../src/audit/index.js';
+import { auditOutcome } from '../src/audit/index.js';
 import { createAuditSink } from './audit/index.js';
-import { describeCall } from './call-subject.js';
 import { planCall } from './call-plan.js';
 import { assertMcpConfigured } from './mcp-access.js';
 import { McpHub } from './mcp/index.js';
-import { PolicyGate, type Approver } from './policy/policy-gate.js';
+import { PolicyGate, refusalResult, type Approver } from './policy/policy-gate.js';
+import { describeRequest } from './policy/admission-request.js';
 import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
 import { createSandbox, featuresOf, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
@@ -371,34 +370,29 @@ export class Runtime {
     return [...local, ...remote];
   }
 
-  /** Visibility, argument validation and the rules (bash is decided in the broker, where it is parsed). */
+  /**
+   * Visibility, argument validation, the path guard and the rules, all decided by one admit() (bash is admitted per
+   * command in the broker, where it is parsed); the refusal's tool result is made here, from admit()'s data.
+   */
   async #admit(session: Session, name: string, args: Record<string, unknown>, context: CallContext): Promise<Admission> {
     const services = this.#sessions.get(session.id)?.services;
     if (!services) return { decision: 'deny', refusal: errorResult('SESSION_CLOSED', `session ${session.id} is closed`) };
-    const isMcp = name.startsWith('mcp__');
-    const visible = isMcp ? services.mcp.allows(name) : session.capability.tools.includes(name);
-    if (!visible) {
-      const allowed = [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)].join(', ') || 'none';
-      return { decision: 'deny', rule: 'capability', refusal: errorResult('TOOL_NOT_ALLOWED', `tool '${name}' is not in this session's capability (allowed: ${allowed})`) };
-    }
-    if (name === 'bash') {
+    const visible = name.startsWith('mcp__') ? services.mcp.allows(name) : session.capability.tools.includes(name);
+    const allowed = [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)];
+    const exposure = { visible, allowed };
+    if (visible && name === 'bash') {
       // bash's code is the broker's own: it runs on the main thread, where its process groups are killed at the call's end.
-      return { decision: 'allow', direct: () => services.bash.handle(args, context) };
+      return { decision: 'allow', direct: (report) => services.bash.handle(args, context, report) };
     }
+    const gate = this.#services.gate;
+    const request = describeRequest(services.paths, name, args, { exposure, validateArgs: true, rulesMention: gate.hasRulesFor(services.gateSession, name) });
+    const outcome = await gate.enforce(services.gateSession, request, args, context);
+    if (outcome.decision === 'deny') return { decision: 'deny', rule: outcome.rule, reason: outcome.reason, refusal: refusalResult(outcome) };
     try {
-      if (isBuiltinTool(name)) validateBuiltinArgs(name, args);
-      // No rule mentions this tool: the built-in default allows it, and the broker's guard refuses what it must.
-      // apply_patch is the exception: every path it would write is checked here, before the worker reads any.
-      if (name !== 'apply_patch' && !this.#services.gate.hasRulesFor(services.gateSession, name)) {
-        return { decision: 'allow', rule: 'default', ...(await planCall(services, name, args, context)) };
-      }
-      const subject = describeCall(services.paths, name, args);
-      const outcome = await this.#services.gate.enforce(services.gateSession, subject, args, context);
-      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule, ...(await planCall(services, name, args, context)) };
+      return { decision: 'allow', rule: outcome.rule, reason: outcome.reason, ...(await planCall(services, name, args, context)) };
     } catch (error) {
       const plain = toPlainError(error);
-      const rule = PATH_GUARD_CODES.includes(plain.code) ? pathGuardRule(plain.code) : `admission:${plain.code}`;
-      return { decision: 'deny', rule, refusal: errorResult(plain.code, plain.message) };
+      return { decision: 'deny', rule: preRuleRule(plain.code), reason: plain.message, refusal: errorResult(plain.code, plain.message) };
     }
   }
 

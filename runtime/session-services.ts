@@ -13,13 +13,13 @@ import { McpAccess } from './mcp-access.js';
 import type { McpHub } from './mcp/index.js';
 import { webFetch } from './net/web-fetch.js';
 import type { GateSession, PolicyGate } from './policy/policy-gate.js';
+import { describeRequest } from './policy/admission-request.js';
 import type { ShellSpec } from './processes/index.js';
 import type { SandboxChoice } from './sandbox/create-sandbox.js';
 import { BashService } from './shell/bash-service.js';
 import { createCredentialBroker } from './net/egress/credential-broker.js';
 import { needsEgress, startSessionEgress } from './net/egress/session-egress.js';
 import { CallTracker } from './broker/call-tracker.js';
-import { describeCall } from './call-subject.js';
 import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import type { WalkPool } from './walk/index.js';
 import { remainingMs, type CallContext } from './call-context.js';
@@ -125,14 +125,10 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     quota,
     limits: capability.limits,
     walk: runtime.walk,
-    bash: (args, context) => bash.handle(args, context),
+    bash: (args, context, report) => bash.handle(args, context, report),
     fetch,
     mcp: (tool, args, context) => mcp.call(tool, args, context),
-    admitCtx: async (tool, args, context) => {
-      if (!runtime.gate.hasRulesFor(gateSession, tool)) return { decision: 'allow', rule: 'default' };
-      const outcome = await runtime.gate.enforce(gateSession, describeCall(paths, tool, args), args, context);
-      return outcome.refusal ? { decision: 'deny', rule: outcome.rule, refusal: outcome.refusal } : { decision: 'allow', rule: outcome.rule };
-    },
+    admitCtx: (tool, args, context) => runtime.gate.enforce(gateSession, describeRequest(paths, tool, args, { rulesMention: runtime.gate.hasRulesFor(gateSession, tool) }), args, context),
     auditCtx: (tool, args, admission, result, durationMs) => {
       runtime.audit.emit({
         time: new Date(Date.now() - durationMs).toISOString(),

@@ -15,17 +15,31 @@ import type { CallContext } from './call-context.js';
 import { InFlightCall } from './in-flight-call.js';
 import { watchOverrun } from './overrun-watch.js';
 
+/** What decided a call (or, for bash, one of its commands), as the audit log records it. */
+export interface AdmissionReport {
+  decision: 'allow' | 'deny';
+  /** The rule that decided. */
+  rule: string;
+  /** The sentence admit() gave for the decision. */
+  reason?: string;
+}
+
 /** The runtime's verdict on a call before it reaches the worker. */
 export interface Admission {
   decision: 'allow' | 'deny';
   /** The rule that decided, for the audit log. */
   rule?: string;
+  /** The sentence admit() gave for the decision. */
+  reason?: string;
   /** Set when the call may not run. */
   refusal?: ToolResult;
   /** Broker answers to send with the call (saves the worker a round trip). */
   prefetched?: Prefetched;
-  /** For tools whose code is the broker's own (MCP tools, web_fetch, bash): runs the call on the main thread. */
-  direct?: () => Promise<ToolResult>;
+  /**
+   * For tools whose code is the broker's own (MCP tools, web_fetch, bash): runs the call on the main thread. A tool
+   * admitted there (bash, per command) tells `report` what admit() decided, which becomes the call's admission.
+   */
+  direct?: (report: (admitted: AdmissionReport) => void) => Promise<ToolResult>;
 }
 
 /** Options of one {@link Session.call}. */
@@ -215,7 +229,7 @@ export class Session {
       Object.assign(admission, await this.#host.admit(this, name, args, call.context));
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
-      if (admission.direct) return await admission.direct();
+      if (admission.direct) return await admission.direct((admitted) => Object.assign(admission, admitted));
       const waitStarted = performance.now();
       const worker = await this.#readyWorker();
       // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.

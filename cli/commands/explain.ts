@@ -42,18 +42,19 @@ export async function runExplain(argv: readonly string[], io: CliIo): Promise<nu
   if (workspaceRoot !== undefined) {
     const readRoots = flags.user === undefined ? undefined : config?.tenants[flags.user]?.readRoots;
     const gathered = await gatherExplainFacts(flags.tool, args, { workspaceRoot, readRoots, sandbox: sandbox ?? config?.sandbox ?? 'auto' });
-    if (gathered.refused) {
-      if (flags.json) {
-        io.stdout(`${JSON.stringify({ tool: flags.tool, args, decision: 'deny', refusedBeforeRules: { code: gathered.code, message: gathered.message } }, null, 2)}\n`);
-        return EXIT.ok;
-      }
-      io.stdout(`${flags.tool} ${JSON.stringify(args)} -> deny\n  refused before any rule: ${gathered.code}: ${gathered.message}\n`);
-      return EXIT.ok;
-    }
     facts = gathered.facts;
     lines.push(...gathered.notes);
   }
   const explanation = explain({ host: config?.permissions, session }, flags.tool, args, facts);
+  if (explanation.gate === 'refused') {
+    const refusal = { code: explanation.code, message: explanation.reason };
+    if (flags.json) {
+      io.stdout(`${JSON.stringify({ tool: flags.tool, args, decision: 'deny', refusedBeforeRules: refusal }, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    io.stdout(`${flags.tool} ${JSON.stringify(args)} -> deny\n  refused before any rule: ${refusal.code ?? 'POLICY_DENIED'}: ${refusal.message}\n`);
+    return EXIT.ok;
+  }
   if (flags.json) {
     const { text: _text, ...decision } = explanation;
     io.stdout(`${JSON.stringify({ ...decision, args, notes: lines }, null, 2)}\n`);

@@ -62,8 +62,10 @@ export function wrapWords(text: string, width: number): string[] {
 export function describeOutcome(result: { isError?: boolean; code?: string; content: { text: string }[] }): string {
   const text = result.content.map((c) => c.text).join('\n');
   if (result.isError) {
-    const message = oneLine(text).replace(/^[A-Z_]+: /, '');
-    return `${result.code ?? 'ERROR'}: ${message}`;
+    const code = result.code ?? 'ERROR';
+    // errorResult's text starts with the code the result carries; show it once.
+    const message = oneLine(text);
+    return message.startsWith(`${code}: `) ? message : `${code}: ${message}`;
   }
   return oneLine(text.split('\n').find((line) => line.trim() !== '') ?? '');
 }

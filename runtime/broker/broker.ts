@@ -4,7 +4,7 @@ import type { BrokerApi, BrokerReply, GrepArgs } from '../../src/protocol.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { WalkPool } from '../walk/index.js';
 import { timeLeftMs, type CallContext } from '../call-context.js';
-import { createCtxHandlers, type CtxServices } from './ctx-requests.js';
+import { createCtxHandlers, type CtxAdmission, type CtxServices } from './ctx-requests.js';
 import { applyChangeSet, listDirectory, readExistingTextFile, readTextFile, writeTextFile } from './file-ops.js';
 import type { SessionPaths } from './session-paths.js';
 import type { WriteQuota } from './write-quota.js';
@@ -15,8 +15,8 @@ export interface BrokerServices extends CtxServices {
   readonly quota: WriteQuota;
   readonly limits: Readonly<Limits>;
   readonly walk: WalkPool;
-  /** bash for a host tool's `ctx.exec`, within the requesting call's context. */
-  bash(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
+  /** bash for a host tool's `ctx.exec`, within the requesting call's context; `report` learns what admit() decided. */
+  bash(args: Record<string, unknown>, context: CallContext, report: (admitted: CtxAdmission) => void): Promise<ToolResult>;
 }
 
 /** A session's broker for the work of one call: walks stop at its deadline and with its signal. */

@@ -1,5 +1,6 @@
 import type { BrokerRequest } from '../../src/protocol/broker.js';
-import { parsePatch } from '../../src/text/index.js';
+import { builtinTool } from '../../src/tools/builtin-schemas.js';
+import { patchPaths } from '../call-subject.js';
 import type { CallGrant } from './call-tracker.js';
 
 /** The `ctx` requests, served only for host-defined tools (each through the rules, in the broker). */
@@ -22,36 +23,30 @@ export function refusalOfGrant(grant: CallGrant, request: BrokerRequest): string
   return undefined;
 }
 
+// The registry says which requests a built-in tool's code may send and how each is bound to the call's arguments.
 function refusalOfBuiltin(grant: CallGrant, request: BrokerRequest): string | undefined {
-  const { args } = grant;
-  const same = (field: string, value: unknown): boolean => sameValue(args[field], value);
-  switch (request.type) {
-    case 'readFileStrict':
-      return (grant.tool === 'read_file' || grant.tool === 'edit_file') && same('path', request.path) ? undefined : notFor(grant, request);
-    case 'writeFile':
-      if (grant.tool === 'write_file' && same('path', request.path) && same('content', request.content)) return undefined;
-      return grant.tool === 'edit_file' && same('path', request.path) ? undefined : notFor(grant, request);
-    case 'readFile':
-      return grant.tool === 'apply_patch' && patchPaths(grant).has(request.path) ? undefined : notFor(grant, request);
-    case 'applyChanges': {
-      if (grant.tool !== 'apply_patch') return notFor(grant, request);
-      const touched = patchPaths(grant);
-      const outside = request.steps.find((step) => !touched.has(step.path));
-      return outside === undefined ? undefined : `apply_patch call ${grant.callId} was not admitted for ${outside.path}`;
-    }
-    case 'listDir':
-      return grant.tool === 'list_dir' && same('path', request.path) ? undefined : notFor(grant, request);
-    case 'glob':
-      return grant.tool === 'glob' && same('pattern', request.pattern) && same('path', request.path) ? undefined : notFor(grant, request);
-    case 'grep': {
-      if (grant.tool !== 'grep') return notFor(grant, request);
-      const asked = request.request as unknown as Record<string, unknown>;
-      const fields = new Set([...Object.keys(asked), ...Object.keys(args)]);
-      return [...fields].every((field) => same(field, asked[field])) ? undefined : notFor(grant, request);
-    }
-    default:
-      return notFor(grant, request);
+  const broker = builtinTool(grant.tool)?.broker;
+  const match = broker !== undefined && Object.hasOwn(broker, request.type) ? broker[request.type] : undefined;
+  if (match === undefined) return notFor(grant, request);
+  const same = (field: string, value: unknown): boolean => sameValue(grant.args[field], value);
+  if (match === 'patch-paths') {
+    const touched = patchPathsOfGrant(grant);
+    if (request.type === 'readFile') return touched.has(request.path) ? undefined : notFor(grant, request);
+    if (request.type !== 'applyChanges') return notFor(grant, request);
+    const outside = request.steps.find((step) => !touched.has(step.path));
+    return outside === undefined ? undefined : `${grant.tool} call ${grant.callId} was not admitted for ${outside.path}`;
   }
+  const fields = fieldsOf(request);
+  if (match === 'every-field') {
+    const names = new Set([...Object.keys(fields), ...Object.keys(grant.args)]);
+    return [...names].every((field) => same(field, fields[field])) ? undefined : notFor(grant, request);
+  }
+  return match.every((field) => same(field, fields[field])) ? undefined : notFor(grant, request);
+}
+
+// A request's own fields: grep's are its request object, the others' sit beside its type.
+function fieldsOf(request: BrokerRequest): Record<string, unknown> {
+  return request.type === 'grep' ? (request.request as unknown as Record<string, unknown>) : (request as unknown as Record<string, unknown>);
 }
 
 function notFor(grant: CallGrant, request: BrokerRequest): string {
@@ -61,7 +56,7 @@ function notFor(grant: CallGrant, request: BrokerRequest): string {
 const patchPathsOf = new WeakMap<CallGrant, ReadonlySet<string>>();
 
 /** Every path an apply_patch call was admitted for (its rules and guard checked each one). */
-function patchPaths(grant: CallGrant): ReadonlySet<string> {
+function patchPathsOfGrant(grant: CallGrant): ReadonlySet<string> {
   let paths = patchPathsOf.get(grant);
   if (!paths) {
     paths = parsedPatchPaths(grant.args);
@@ -72,7 +67,7 @@ function patchPaths(grant: CallGrant): ReadonlySet<string> {
 
 function parsedPatchPaths(args: Readonly<Record<string, unknown>>): ReadonlySet<string> {
   try {
-    return new Set(parsePatch(String(args['patch'])).flatMap((op) => (op.kind === 'update' && op.moveTo ? [op.path, op.moveTo] : [op.path])));
+    return new Set(patchPaths(String(args['patch'])));
   } catch {
     return new Set();
   }

@@ -1,22 +1,24 @@
-import { ToolwardenError, toPlainError } from '../../src/errors.js';
+import { ToolwardenError, toPlainError, type PlainError } from '../../src/errors.js';
 import type { BrokerApi, BrokerReply, CtxFsOp, GrepArgs } from '../../src/protocol.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { applyEdit } from '../../src/text/edit.js';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin-registry.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/builtin-schemas.js';
 import type { BrokerServices } from './broker.js';
 import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
 import { timeLeftMs, type CallContext } from '../call-context.js';
+import { refusalResult, type GateOutcome } from '../policy/policy-gate.js';
 
-/** How a ctx request fared against the rules, for the audit log. */
+/** How a ctx request fared against the rules, for the audit log: what admit() decided, or the gate's answer to it. */
 export interface CtxAdmission {
   decision: 'allow' | 'deny';
   rule?: string;
-  refusal?: ToolResult;
 }
 
 /** What the broker needs to serve host tools' `ctx` requests. */
 export interface CtxServices {
-  /** Applies the rules (and the approver, its wait bounded by `context`) to a ctx request as if it were a call of `tool`. */
-  admitCtx(tool: string, args: Record<string, unknown>, context: CallContext): Promise<CtxAdmission>;
+  /** Applies admit() (and the approver, its wait bounded by `context`) to a ctx request as if it were a call of `tool`. */
+  admitCtx(tool: string, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome>;
   /** Records a ctx request in the audit stream. */
   auditCtx(tool: string, args: Record<string, unknown>, admission: CtxAdmission, result: ToolResult, durationMs: number): void;
   fetch(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
@@ -24,16 +26,10 @@ export interface CtxServices {
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): void;
 }
 
-/** The built-in tool whose rules govern each `ctx.fs` operation. */
-const FS_RULES: Record<CtxFsOp, string> = {
-  readFile: 'read_file',
-  writeFile: 'write_file',
-  editFile: 'edit_file',
-  list: 'list_dir',
-  stat: 'read_file',
-  glob: 'glob',
-  grep: 'grep',
-};
+/** The built-in tool whose rules govern each `ctx.fs` operation, from the registry's `ctxFs`. */
+export const CTX_FS_RULES: Readonly<Record<CtxFsOp, string>> = Object.fromEntries(
+  BUILTIN_TOOL_NAMES.flatMap((name) => BUILTIN_TOOLS[name].ctxFs.map((op) => [op, name])),
+) as Record<CtxFsOp, string>;
 
 type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' | 'log'>;
 
@@ -45,38 +41,44 @@ type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' |
  * or when that call ends.
  */
 export function createCtxHandlers(services: BrokerServices, context: CallContext, grep: (args: GrepArgs) => Promise<unknown>): CtxHandlers {
-  const run = async (tool: string, args: Record<string, unknown>, work: () => Promise<ToolResult>, gated = true): Promise<ToolResult> => {
+  // The result, and for a failure its code and message as data (ctx.fs replies with them, not with the result's text).
+  // An ungated request (ctx.exec) is admitted by bash itself, command by command, and reports what admit() decided.
+  const run = async (tool: string, args: Record<string, unknown>, work: (report: (admitted: CtxAdmission) => void) => Promise<ToolResult>, gated = true): Promise<{ result: ToolResult; failure?: PlainError }> => {
     const started = performance.now();
     let admission: CtxAdmission | undefined;
-    let result: ToolResult;
+    let outcome: { result: ToolResult; failure?: PlainError };
     try {
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolwardenError('INVALID_ARGS', `arguments of ctx ${tool} must be an object`);
-      admission = gated ? await services.admitCtx(tool, args, context) : { decision: 'allow' };
-      result = admission.refusal ?? (await work());
+      const gate = gated ? await services.admitCtx(tool, args, context) : undefined;
+      admission = gate === undefined ? { decision: 'allow' } : { decision: gate.decision, rule: gate.rule };
+      outcome =
+        gate?.decision === 'deny'
+          ? { result: refusalResult(gate), failure: { code: gate.code ?? 'POLICY_DENIED', message: gate.reason } }
+          : { result: await work((admitted) => void (admission = admitted)) };
     } catch (error) {
-      const plain = toPlainError(error);
+      const failure = toPlainError(error);
       admission ??= { decision: 'deny', rule: 'ctx request check' };
-      result = errorResult(plain.code, plain.message);
+      outcome = { result: errorResult(failure.code, failure.message), failure };
     }
-    services.auditCtx(`ctx:${tool}`, args, admission, result, performance.now() - started);
-    return result;
+    services.auditCtx(`ctx:${tool}`, args, admission, outcome.result, performance.now() - started);
+    return outcome;
   };
   return {
     ctxFs: async (op, args): Promise<BrokerReply<unknown>> => {
-      const tool = Object.hasOwn(FS_RULES, op) ? FS_RULES[op] : undefined;
+      const tool = Object.hasOwn(CTX_FS_RULES, op) ? CTX_FS_RULES[op] : undefined;
       if (tool === undefined) return { ok: false, error: { code: 'INVALID_ARGS', message: `unknown ctx.fs operation '${String(op)}'` } };
       let value: unknown;
-      const result = await run(tool, args, async () => {
+      const { failure } = await run(tool, args, async () => {
         value = await fsOperation(services, context, grep, op, args);
         return { content: [{ type: 'text', text: `ctx.fs.${op} done` }] };
       });
-      if (result.isError) return { ok: false, error: { code: result.code ?? 'INTERNAL', message: (result.content[0]?.text ?? '').replace(/^[A-Z_]+: /, '') } };
+      if (failure !== undefined) return { ok: false, error: { code: failure.code, message: failure.message } };
       return { ok: true, value };
     },
     // bash applies its rules itself, per parsed command, for the built-in tool and ctx.exec alike.
-    ctxExec: (args) => run('bash', args, () => services.bash({ ...args, action: 'exec' }, context), false),
-    ctxFetch: (args) => run('web_fetch', args, () => services.fetch(args, context)),
-    ctxMcp: (tool, args) => run(String(tool), args, () => services.mcp(String(tool), args, context)),
+    ctxExec: async (args) => (await run('bash', args, (report) => services.bash({ ...args, action: 'exec' }, context, report), false)).result,
+    ctxFetch: async (args) => (await run('web_fetch', args, () => services.fetch(args, context))).result,
+    ctxMcp: async (tool, args) => (await run(String(tool), args, () => services.mcp(String(tool), args, context))).result,
     log: async (level, message, data) => services.log(level, String(message), data),
   };
 }

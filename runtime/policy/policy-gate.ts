@@ -1,6 +1,6 @@
 import { APPROVAL_RULES } from '../../src/audit/index.js';
-import { toPlainError } from '../../src/errors.js';
-import { decide, subjectKey, type ApprovalMemory, type ApprovalOption, type Decision, type PermissionSpec, type PolicySubject } from '../../src/policy/index.js';
+import { toPlainError, type ErrorCode } from '../../src/errors.js';
+import { admit, rulesMention, subjectKey, type AdmitInput, type Admitted, type ApprovalMemory, type ApprovalOption, type PermissionLayers, type PermissionSpec } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { remainingMs, untilDeadline, type CallContext } from '../call-context.js';
 
@@ -42,17 +42,24 @@ export interface GateSession {
 }
 
 /**
- * A gate's outcome: the decision and rule for the audit log, and the refusal when the call may not run. A call the
- * approver allowed has the answer as its rule ({@link APPROVAL_RULES}), not the rule that asked.
+ * A gate's outcome, as data: the decision and rule for the audit log, and for a refusal its code and the sentence
+ * the caller gets. A call the approver allowed has the answer as its rule ({@link APPROVAL_RULES}), not the rule that
+ * asked. `admitted` is what {@link admit} returned.
  */
 export interface GateOutcome {
-  decision: Decision;
+  decision: 'allow' | 'deny';
   rule: string;
-  refusal?: ToolResult;
+  reason: string;
+  /** Set exactly when the decision is `deny`. */
+  code?: ErrorCode;
+  admitted: Admitted;
 }
 
+/** What a call (or ctx request, or bash command) is admitted from, besides the session's rules and memory. */
+export type GateRequest = Omit<AdmitInput, 'layers' | 'remembered'>;
+
 /**
- * Applies the host rules and the session's rule layers to a call, asking the host's approver for `ask` and
+ * Applies {@link admit} with the host rules and the session's rule layers, asking the host's approver for `ask` and
  * remembering `allow-always` answers for the session (never for dangerous removals). No approver: ask means deny.
  */
 export class PolicyGate {
@@ -64,29 +71,21 @@ export class PolicyGate {
     this.#approve = approve;
   }
 
-  /**
-   * Whether any rule layer mentions the tool (or `'*'`). When none does, a call of a file, MCP or host tool is
-   * allowed by the built-in default, and the caller may skip building its subject (bash always needs one).
-   */
+  /** Whether any rule layer mentions the tool (or `'*'`); see {@link rulesMention}. */
   hasRulesFor(session: GateSession, tool: string): boolean {
-    const mentions = (spec: PermissionSpec | undefined): boolean => spec !== undefined && (Object.hasOwn(spec, tool) || Object.hasOwn(spec, '*'));
-    return mentions(this.#host) || session.permissions.some(mentions);
+    return rulesMention(this.#layers(session), tool);
   }
 
-  /** Decides a call, asking the approver when the rules say so; the wait for an answer ends with the call's context. */
-  async enforce(session: GateSession, subject: PolicySubject, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome> {
-    const verdict = decide({ host: this.#host, session: session.permissions }, subject, session.memory);
-    const where = verdict.item ? ` (for '${verdict.item}')` : '';
-    if (verdict.decision === 'allow') return { decision: 'allow', rule: verdict.gate === 'remembered' ? APPROVAL_RULES.remembered : verdict.rule };
-    if (verdict.decision === 'deny') {
-      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('POLICY_DENIED', `${subject.tool} denied by ${verdict.rule}${where}`, { rule: verdict.rule }) };
-    }
-    const reason = `${subject.tool} asks by ${verdict.rule}${where}`;
-    if (!this.#approve) {
-      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}, and no approver is configured (createRuntime({ approve }))`, { rule: verdict.rule }) };
-    }
+  /** Decides a call, asking the approver when admit() says so; the wait for an answer ends with the call's context. */
+  async enforce(session: GateSession, request: GateRequest, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome> {
+    const admitted = admit({ ...request, layers: this.#layers(session), remembered: session.memory });
+    const { subject, rule, reason } = admitted;
+    const refuse = (code: ErrorCode, why: string): GateOutcome => ({ decision: 'deny', rule, reason: why, code, admitted });
+    if (admitted.decision === 'allow') return { decision: 'allow', rule: admitted.gate === 'remembered' ? APPROVAL_RULES.remembered : rule, reason, admitted };
+    if (admitted.decision === 'deny') return refuse(admitted.code ?? 'POLICY_DENIED', reason);
+    if (!this.#approve) return refuse('APPROVAL_DENIED', `${reason}, and no approver is configured (createRuntime({ approve }))`);
     const wait = untilDeadline(context, `the approval of ${subject.tool}`);
-    const request: ApprovalRequest = {
+    const approval: ApprovalRequest = {
       signal: wait.signal,
       sessionId: session.id,
       user: session.user,
@@ -94,35 +93,47 @@ export class PolicyGate {
       args,
       reason,
       dangerous: subject.dangerous === true,
-      options: verdict.options,
+      options: admitted.options,
       callTimeLeftMs: Number.isFinite(context.deadline) ? remainingMs(context) : Infinity,
       ...(subject.commands ? { commands: subject.commands } : {}),
       ...(subject.paths ? { paths: subject.paths } : {}),
     };
     let answer: unknown;
     try {
-      answer = await answerOrAbort(this.#approve, request);
+      answer = await answerOrAbort(this.#approve, approval);
     } catch (error) {
+      // Not the approver's answer when the signal aborted: the call's deadline, an abort or the session's close ended the wait.
       if (wait.signal.aborted) {
-        // Not the approver's answer: the call's deadline, an abort or the session's close ended the wait.
         const plain = toPlainError(wait.signal.reason);
-        return { decision: 'deny', rule: verdict.rule, refusal: errorResult(plain.code, `${reason}; ${plain.message}`, { rule: verdict.rule }) };
+        return refuse(plain.code, `${reason}; ${plain.message}`);
       }
       // An approver that says why it denies throws APPROVAL_DENIED with the why; anything else is its failure.
       const plain = toPlainError(error);
-      const why = plain.code === 'APPROVAL_DENIED' ? plain.message : `the approver failed: ${plain.message}`;
-      return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; ${why}`, { rule: verdict.rule }) };
+      return refuse('APPROVAL_DENIED', `${reason}; ${plain.code === 'APPROVAL_DENIED' ? plain.message : `the approver failed: ${plain.message}`}`);
     } finally {
       wait.dispose();
     }
-    if (answer === 'allow-always' && verdict.options.includes('allow-always')) {
+    if (answer === 'allow-always' && admitted.options.includes('allow-always')) {
       session.memory.remember(subjectKey(subject));
-      return { decision: 'allow', rule: APPROVAL_RULES.always };
+      return { decision: 'allow', rule: APPROVAL_RULES.always, reason, admitted };
     }
     // Offered only 'allow' and 'deny' (dangerous removal), an 'allow-always' is an allow for this call alone.
-    if (answer === 'allow' || answer === 'allow-always') return { decision: 'allow', rule: APPROVAL_RULES.once };
-    return { decision: 'deny', rule: verdict.rule, refusal: errorResult('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`, { rule: verdict.rule }) };
+    if (answer === 'allow' || answer === 'allow-always') return { decision: 'allow', rule: APPROVAL_RULES.once, reason, admitted };
+    return refuse('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`);
   }
+
+  #layers(session: GateSession): PermissionLayers {
+    return { host: this.#host, session: session.permissions };
+  }
+}
+
+/**
+ * The tool result of a refusal, made at the edge from the gate's data. A refusal by a rule or the approver carries
+ * its rule as `structuredContent.rule`; one by the capability or a check before any rule carries none.
+ */
+export function refusalResult(outcome: GateOutcome): ToolResult {
+  const byRules = outcome.admitted.gate !== 'capability' && outcome.admitted.gate !== 'refused';
+  return errorResult(outcome.code ?? 'POLICY_DENIED', outcome.reason, byRules ? { rule: outcome.rule } : undefined);
 }
 
 /** The approver's answer, or a rejection as soon as the request's signal aborts (an approver may never answer). */

@@ -14,10 +14,10 @@ import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import type { SessionEgress } from '../net/egress/session-egress.js';
-import { describeShellCheck } from '../../src/policy/index.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
+import { describeCommand } from '../policy/admission-request.js';
+import type { AdmissionReport } from '../session.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
-import { checkCommand } from './command-check.js';
 import { formatExecResult } from './format-exec.js';
 
 /** What a session's bash service is built from. */
@@ -61,17 +61,20 @@ export class BashService {
     this.#options = options;
   }
 
-  /** Runs one bash call within its call's context (approval wait, command deadline, abort); never throws. */
-  async handle(args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
+  /**
+   * Runs one bash call within its call's context (approval wait, command deadline, abort); never throws. A command
+   * (exec, start) is admitted here, and `report` learns what admit() and the approver decided, for the audit.
+   */
+  async handle(args: Record<string, unknown>, context: CallContext, report: (admitted: AdmissionReport) => void = () => {}): Promise<ToolResult> {
     try {
       if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed');
       if (!this.#options.capability.tools.includes('bash')) {
         throw new ToolwardenError('TOOL_NOT_ALLOWED', "running commands needs 'bash' in the session's tools");
       }
-      return this.#withWarning(await this.#run(parseBashArgs(args), args, context));
+      return this.#withWarning(await this.#run(parseBashArgs(args), args, context, report));
     } catch (error) {
       const plain = toPlainError(error);
-      // details carry the deciding rule of a refusal, which the runtime puts in the audit event.
+      // details carry the deciding rule of a refusal, for the caller (the audit has it from report).
       return errorResult(plain.code, plain.message, plain.details);
     }
   }
@@ -116,12 +119,12 @@ export class BashService {
     return [...this.#running, ...background];
   }
 
-  async #run(request: BashRequest, args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
+  async #run(request: BashRequest, args: Record<string, unknown>, context: CallContext, report: (admitted: AdmissionReport) => void): Promise<ToolResult> {
     const limits = this.#options.capability.limits;
     switch (request.action) {
       case 'exec': {
         // The approval wait is bounded by the call's deadline; the command's own timeout starts when it is spawned.
-        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context);
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context, report);
         const ownMs = Math.min(request.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
         const leftMs = timeLeftMs(context, `command "${request.command}"`);
         const timeoutMs = Math.min(ownMs, leftMs);
@@ -156,7 +159,7 @@ export class BashService {
         return withRule(checked, rule);
       }
       case 'start': {
-        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context);
+        const { cwd, rule } = await this.#admitCommand(request.command, request.cwd, args, context, report);
         await this.#stubsRemoved();
         // The process's guard is made synchronously inside start(), so no removal can begin in between.
         const snapshot = await this.#processes().start(request.command, cwd);
@@ -187,24 +190,22 @@ export class BashService {
     }
   }
 
-  /** The static check, then the rules and approvals; returns the checked working directory and the deciding rule. */
-  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>, context: CallContext): Promise<{ cwd: string; rule: string }> {
-    const { paths, gate, gateSession, sandbox, env } = this.#options;
-    const cwd = paths.workingDirectory(cwdInput ?? '.');
-    if (!fs.existsSync(cwd)) throw new ToolwardenError('NOT_FOUND', `cwd ${cwdInput} does not exist`);
-    const check = await checkCommand(paths, command, cwd, env()['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
-    if (check.verdict === 'deny') {
-      const at = check.decidingPath ? ` (path '${check.decidingPath}')` : '';
-      const details = { rule: 'static check', ...(check.decidingPath ? { path: check.decidingPath } : {}) };
-      throw new ToolwardenError(check.code ?? 'POLICY_DENIED', `command refused by the static check${at}: ${check.reasons.join('; ')}`, details);
+  /**
+   * The working directory through the guard and the static check, then admit() with the rules and approvals; returns
+   * the checked working directory and the deciding rule, or throws the refusal made from admit()'s data.
+   */
+  async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>, context: CallContext, report: (admitted: AdmissionReport) => void): Promise<{ cwd: string; rule: string }> {
+    const { gate, gateSession, paths, sandbox, env } = this.#options;
+    const checked = await describeCommand(paths, command, cwdInput, env()['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
+    const outcome = await gate.enforce(gateSession, checked.request, args, context);
+    report({ decision: outcome.decision, rule: outcome.rule, reason: outcome.reason });
+    if (outcome.decision === 'deny') {
+      // A cwd the guard refused names no rule in the result; the static check names itself and the deciding path.
+      const cwdRefused = checked.request.subject === undefined;
+      const details = cwdRefused ? undefined : { rule: outcome.rule, ...(checked.decidingPath === undefined ? {} : { path: checked.decidingPath }) };
+      throw new ToolwardenError(outcome.code ?? 'POLICY_DENIED', outcome.reason, details);
     }
-    // Each command's static verdict is its own default, so the refusal names the command and reason that decided.
-    const outcome = await gate.enforce(gateSession, describeShellCheck(check), args, context);
-    if (outcome.refusal) {
-      const text = outcome.refusal.content[0]?.text ?? '';
-      throw new ToolwardenError(outcome.refusal.code ?? 'POLICY_DENIED', text.replace(/^[A-Z_]+: /, ''), { rule: outcome.rule });
-    }
-    return { cwd, rule: outcome.rule };
+    return { cwd: checked.cwd, rule: outcome.rule };
   }
 
   // Without an OS sandbox nothing is mounted, so there is no guard to start.

@@ -17,26 +17,21 @@ export function pathGuardRule(code: string): string {
   return `path:${code}`;
 }
 
-// Refusals that carry no rule of their own: the decision came from the rules, the approver or the capability.
+// Refusals by code: the capability, a rule or the approver said no where the admission could not (bash without
+// 'bash' in the tools for a host tool's ctx.exec, say).
 const REFUSAL_CODES: readonly string[] = ['POLICY_DENIED', 'APPROVAL_DENIED', 'TOOL_NOT_ALLOWED'];
 
 /**
- * The decision and rule an audit event records for a finished call. A refusal (by the admission, a rule, the
- * approver, the capability, the static check or the path guard) is `deny`; a call that was allowed and failed
- * otherwise is `error`. The rule is the admission's. A call the broker decides itself (bash: no admission rule)
- * takes the rule its result names: `rule` for a refusal, `admittedBy` for the rule or approval that let it run.
- * A path-guard refusal is `path:<code>`. A tool's own result never overrides an admission rule, so host tool
- * output cannot rewrite the log.
+ * The decision and rule an audit event records for a finished call: what its admission (admit() and the approver)
+ * decided, never what the result says, so tool output cannot rewrite the log. bash reports its commands' admission
+ * itself. A call that was allowed and then refused by the broker's path guard is `deny` with `path:<code>`; one
+ * allowed and failed otherwise is `error` under its admitting rule.
  */
 export function auditOutcome(admission: { decision: 'allow' | 'deny'; rule?: string | undefined }, result: ToolResult): { decision: Decision | 'error'; rule?: string } {
-  const named = (key: string): string | undefined => (typeof result.structuredContent?.[key] === 'string' ? result.structuredContent[key] : undefined);
-  const refusedBy = named('rule');
   const outcome = (decision: Decision | 'error', rule: string | undefined): { decision: Decision | 'error'; rule?: string } => (rule === undefined ? { decision } : { decision, rule });
-  if (admission.decision === 'deny') return outcome('deny', admission.rule ?? refusedBy);
-  const admitted = admission.rule ?? named('admittedBy');
-  if (!result.isError) return outcome('allow', admitted);
-  if (admission.rule === undefined && refusedBy !== undefined) return outcome('deny', refusedBy);
+  if (admission.decision === 'deny') return outcome('deny', admission.rule);
+  if (!result.isError) return outcome('allow', admission.rule);
   if (result.code !== undefined && (PATH_GUARD_CODES as readonly string[]).includes(result.code)) return outcome('deny', pathGuardRule(result.code));
-  if (refusedBy !== undefined || (result.code !== undefined && REFUSAL_CODES.includes(result.code))) return outcome('deny', admission.rule ?? refusedBy);
-  return outcome('error', admitted);
+  if (result.code !== undefined && REFUSAL_CODES.includes(result.code)) return outcome('deny', admission.rule);
+  return outcome('error', admission.rule);
 }

@@ -1,9 +1,8 @@
 import type { PlatformPath } from 'node:path';
-import { ToolwardenError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { narrowCredentials, parseCredentials } from '../net/egress/credentials.js';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../path-guard/blocklist.js';
-import { applyBlockedPathsOption } from '../path-guard/blocklist-option.js';
+import { applyBlockedPathsOption, type BlockedPathsOption } from '../path-guard/blocklist-option.js';
 import { validatePermissionSpec } from '../policy/validate-spec.js';
 import { SANDBOX_MODES } from '../sandbox/types.js';
 import type { Capability, PermissionSpec, SandboxMode } from './capability.js';
@@ -13,7 +12,7 @@ import type { PathFields } from './narrow-paths.js';
 import type { NarrowRequest } from './narrow-request.js';
 import { atLeast, narrowEnv, narrowLimits, narrowNet, unchanged, type Escalate } from './narrow-values.js';
 import { parseLimits } from './parse-limits.js';
-import { oneOf, parseEnv, requireNonEmpty, stringArray } from './parse-values.js';
+import { oneOf, parseEnv, requireBoolean, requireNonEmpty, stringArray } from './parse-values.js';
 
 /** Defaults the runtime applies to sessions. */
 export interface CapabilityDefaults {
@@ -49,10 +48,15 @@ export interface FieldContext {
   escalate: Escalate;
 }
 
-/** One capability field: its value when the option is absent, how a given option parses, how a child narrows it. */
+/**
+ * One capability field: its value when the option is absent, how a given option parses, how a child's request for it
+ * is shape-checked (once, at the `attenuate` boundary), and how a child narrows it.
+ */
 export interface FieldSpec<K extends CapabilityField> {
   default(ctx: ParseContext): Capability[K];
   parse(value: unknown, ctx: ParseContext): Capability[K];
+  /** A child's requested value, shape-checked and parsed for `narrow` (INVALID_OPTIONS naming `attenuate <field>`). */
+  request(value: unknown): NonNullable<NarrowRequest[K]>;
   /** The child's value; `'paths'` for the path fields, which narrow together in `narrowPaths`. */
   narrow: ((ctx: FieldContext) => Capability[K]) | 'paths';
 }
@@ -66,36 +70,39 @@ const ISOLATION_STRENGTH: Readonly<Record<Capability['isolation'], number>> = { 
 
 /**
  * The one table of capability fields (Deno's per-kind descriptors): for each, `default`, `parse` (options to the
- * canonical value, INVALID_OPTIONS naming the field) and `narrow` (a child's value, or ESCALATION naming what would
- * widen). `buildCapability` and `narrowCapability` both walk it, so a new field cannot miss either.
+ * canonical value, INVALID_OPTIONS naming the field), `request` (a child's request, shape-checked once at the
+ * boundary) and `narrow` (a child's value, or ESCALATION naming what would widen). `buildCapability`,
+ * `parseNarrowRequest` and `narrowCapability` all walk it, so a new field cannot miss any of them.
  */
 export const CAPABILITY_FIELDS: { readonly [K in CapabilityField]-?: FieldSpec<K> } = {
   workspaceRoot: {
     default: (ctx) => ctx.canonicalDirectory(undefined, 'workspaceRoot'),
     parse: (value, ctx) => ctx.canonicalDirectory(value, 'workspaceRoot'),
+    request: (value) => requireNonEmpty(value, 'attenuate workspaceRoot'),
     narrow: 'paths',
   },
   readRoots: {
     default: () => [],
     parse: (value, ctx) => [...new Set(stringArray(value, 'readRoots').map((root, i) => ctx.canonicalDirectory(root, `readRoots[${i}]`)))],
+    request: (value) => stringArray(value, 'attenuate readRoots'),
     narrow: 'paths',
   },
   allowOutsideWorkspace: {
     default: () => false,
-    parse: (value) => {
-      if (typeof value !== 'boolean') throw new ToolwardenError('INVALID_OPTIONS', 'allowOutsideWorkspace must be a boolean');
-      return value;
-    },
+    parse: (value) => requireBoolean(value, 'allowOutsideWorkspace'),
+    request: (value) => requireBoolean(value, 'attenuate allowOutsideWorkspace'),
     narrow: 'paths',
   },
   excludedPaths: {
     default: () => ['.git'],
     parse: (value) => [...new Set(stringArray(value, 'excludedPaths').map((p, i) => normalizeExcludedPath(p, `excludedPaths[${i}]`)))],
+    request: (value) => stringArray(value, 'attenuate excludedPaths').map((p, i) => normalizeExcludedPath(p, `excludedPaths[${i}]`)),
     narrow: 'paths',
   },
   tools: {
     default: () => [],
     parse: (value) => [...new Set(stringArray(value, 'tools'))],
+    request: (value) => stringArray(value, 'attenuate tools'),
     narrow: ({ parent, request, escalate }) => {
       const tools = [...new Set(request.tools ?? parent.tools)];
       for (const tool of tools) if (!parent.tools.includes(tool)) escalate(`tool '${tool}' is not allowed to the parent`);
@@ -105,51 +112,63 @@ export const CAPABILITY_FIELDS: { readonly [K in CapabilityField]-?: FieldSpec<K
   mcpServers: {
     default: () => [],
     parse: (value) => stringArray(value, 'mcpServers'),
+    request: (value) => stringArray(value, 'attenuate mcpServers'),
     narrow: ({ parent, request, deps }) => (request.mcpServers ? deps.narrowMcp(parent.mcpServers, request.mcpServers) : [...parent.mcpServers]),
   },
   limits: {
     default: () => ({ ...DEFAULT_LIMITS }),
     parse: (value) => ({ ...DEFAULT_LIMITS, ...parseLimits(value, 'limits') }),
+    request: (value) => parseLimits(value, 'attenuate limits'),
     narrow: ({ parent, request, escalate }) => narrowLimits(parent.limits, request.limits, escalate),
   },
   permissions: {
     default: () => [],
     parse: (value) => [validatePermissionSpec(value, 'permissions')],
+    // Checked against the runtime's known tools by the runtime, which alone knows them.
+    request: (value) => value as PermissionSpec,
     narrow: ({ parent, request, deps }) => deps.narrowPermissions(parent.permissions, request.permissions),
   },
   sandbox: {
     default: (ctx) => ctx.defaults.sandbox,
     parse: (value) => oneOf(value, SANDBOX_MODES, 'sandbox'),
+    request: (value) => oneOf(value, SANDBOX_MODES, 'attenuate sandbox'),
     narrow: ({ parent, request, escalate }) => atLeast('sandbox', SANDBOX_STRICTNESS, parent.sandbox, request.sandbox, escalate),
   },
   net: {
     default: () => false,
     parse: (value) => (value === false ? false : stringArray(value, 'net')),
+    request: (value) => (value === false ? false : stringArray(value, 'attenuate net')),
     narrow: ({ parent, request, escalate }) => narrowNet(parent.net, request.net, escalate),
   },
   credentials: {
     default: () => undefined,
     parse: (value) => parseCredentials(value),
+    request: (value) => stringArray(value, 'attenuate credentials'),
     narrow: ({ parent, request, escalate }) => narrowCredentials(parent.credentials, request.credentials, escalate),
   },
   env: {
     default: () => [],
     parse: (value) => parseEnv(value),
+    request: (value) => stringArray(value, 'attenuate env'),
     narrow: ({ parent, request, escalate }) => narrowEnv(parent.env, request.env, escalate),
   },
   isolation: {
     default: () => 'worker',
     parse: (value) => oneOf(value, ISOLATIONS, 'isolation'),
+    request: (value) => oneOf(value, ISOLATIONS, 'attenuate isolation'),
     narrow: ({ parent, request, escalate }) => atLeast('isolation', ISOLATION_STRENGTH, parent.isolation, request.isolation, escalate),
   },
   blockedPaths: {
     default: (ctx) => [...(ctx.defaults.blocklist ?? DEFAULT_BLOCKLIST)],
     parse: (value, ctx) => applyBlockedPathsOption(ctx.defaults.blocklist ?? DEFAULT_BLOCKLIST, value, 'blockedPaths'),
+    // Parsed against the parent's blocklist by narrowBlocklist: a removal must name one of the parent's entries.
+    request: (value) => value as BlockedPathsOption,
     narrow: ({ parent, request, paths, escalate }) => narrowBlocklist(parent, request.blockedPaths, paths.workspaceRoot !== parent.workspaceRoot, escalate),
   },
   toolModules: {
     default: (ctx) => [...ctx.defaults.toolModules],
     parse: (value, ctx) => [...ctx.defaults.toolModules, ...stringArray(value, 'toolModules')],
+    request: (value) => stringArray(value, 'attenuate toolModules'),
     narrow: ({ parent, request, escalate }) => {
       const asked = request.toolModules;
       if (asked !== undefined && (asked.length !== parent.toolModules.length || asked.some((m, i) => m !== parent.toolModules[i]))) {
@@ -161,11 +180,13 @@ export const CAPABILITY_FIELDS: { readonly [K in CapabilityField]-?: FieldSpec<K
   user: {
     default: () => undefined,
     parse: (value) => requireNonEmpty(value, 'user'),
+    request: (value) => requireNonEmpty(value, 'attenuate user'),
     narrow: ({ parent, request, escalate }) => unchanged('user', parent.user, request.user, escalate),
   },
   shellEncoding: {
     default: () => undefined,
     parse: (value) => requireNonEmpty(value, 'shellEncoding'),
+    request: (value) => requireNonEmpty(value, 'attenuate shellEncoding'),
     narrow: ({ parent, request, escalate }) => unchanged('shellEncoding', parent.shellEncoding, request.shellEncoding, escalate),
   },
 };

@@ -2,7 +2,6 @@ import type { PlatformPath } from 'node:path';
 import { findReadOnlyRoot } from '../path-guard/deny-rules.js';
 import { isInside } from '../path-guard/segments.js';
 import type { Capability } from './capability.js';
-import { normalizeExcludedPath } from './excluded-paths.js';
 import type { NarrowRequest } from './narrow-request.js';
 
 /** The path fields of a capability, narrowed together because each depends on the child's root. */
@@ -14,7 +13,7 @@ export type PathFields = Pick<Capability, 'workspaceRoot' | 'allowOutsideWorkspa
  * the parent's excluded paths are re-rooted into the child's frame, and the parent's read roots that the child
  * could reach for writing are kept whatever the child asks for (reading them grants nothing new, since the child
  * can read its workspace, or everything when it may leave it).
- * Paths in `request` must be canonical absolute paths already.
+ * Paths in `request` must be canonical absolute paths already, and its excluded paths normalized (parseNarrowRequest).
  */
 export function narrowPaths(parent: Capability, request: NarrowRequest, flavour: PlatformPath, escalate: (what: string) => never): PathFields {
   const allowOutsideWorkspace = request.allowOutsideWorkspace ?? parent.allowOutsideWorkspace;
@@ -44,6 +43,7 @@ export function narrowPaths(parent: Capability, request: NarrowRequest, flavour:
     // Outside the child's root an exclusion only matters to a child that may write outside.
     return outside && !allowOutsideWorkspace ? [] : [relative.split(flavour.sep).join('/')];
   });
-  const own = (request.excludedPaths ?? []).map((p, i) => normalizeExcludedPath(p, `excludedPaths[${i}]`));
+  // Normalized by parseNarrowRequest, at the boundary.
+  const own = request.excludedPaths ?? [];
   return { workspaceRoot, allowOutsideWorkspace, readRoots, excludedPaths: [...new Set([...reRooted, ...own])] };
 }

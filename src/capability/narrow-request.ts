@@ -1,8 +1,8 @@
 import { ToolwardenError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { SANDBOX_MODES } from '../sandbox/types.js';
 import type { BlockedPathsOption } from '../path-guard/blocklist-option.js';
 import type { PermissionSpec, SandboxMode } from './capability.js';
+import { CAPABILITY_FIELDS, type CapabilityField, type FieldSpec } from './fields.js';
 import { rejectUnknownKeys, requirePlainObject } from './plain-object.js';
 
 /** What a child session asks for; every field is optional and defaults to the parent's value. */
@@ -45,48 +45,28 @@ export interface NarrowRequest {
   ttlSeconds?: number;
 }
 
-/** Every key {@link NarrowRequest} has: anything else is a typo and must not pass silently. */
-export const NARROW_REQUEST_KEYS: ReadonlySet<string> = new Set([
-  'tools', 'workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'excludedPaths', 'mcpServers', 'limits', 'permissions',
-  'sandbox', 'net', 'credentials', 'env', 'isolation', 'blockedPaths', 'user', 'shellEncoding', 'toolModules', 'ttlSeconds',
-] satisfies (keyof NarrowRequest)[]);
+/** Every key {@link NarrowRequest} has, derived from the field table plus `ttlSeconds`: anything else is a typo. */
+export const NARROW_REQUEST_KEYS: ReadonlySet<string> = new Set<string>([...(Object.keys(CAPABILITY_FIELDS) as CapabilityField[]), 'ttlSeconds'] satisfies (keyof NarrowRequest)[]);
 
 /**
- * Checks the shape of an attenuation request: a plain object with known keys only (`tool`, `__proto__` and
- * `constructor` are refused by name) and values of the right type. Whether each value narrows is
- * {@link narrowCapability}'s decision.
+ * Checks an attenuation request once, at the boundary: a plain object with known keys only (`tool`, `__proto__` and
+ * `constructor` are refused by name), each value shape-checked and parsed by its field's `request`
+ * ({@link CAPABILITY_FIELDS}). Whether each value narrows is {@link narrowCapability}'s decision.
  * @throws ToolwardenError `INVALID_OPTIONS` naming the key
  */
 export function parseNarrowRequest(value: unknown): NarrowRequest {
   const raw = requirePlainObject(value, 'attenuate(request)');
   rejectUnknownKeys(raw, NARROW_REQUEST_KEYS, 'attenuate');
-  const request = { ...raw } as Record<string, unknown>;
-  for (const key of ['tools', 'readRoots', 'excludedPaths', 'mcpServers', 'env', 'toolModules', 'credentials'] as const) {
-    if (request[key] !== undefined) stringArray(request[key], key);
+  const request: Record<string, unknown> = {};
+  for (const [key, given] of Object.entries(raw)) {
+    if (given === undefined) continue;
+    if (key === 'ttlSeconds') request[key] = parseTtl(given);
+    else request[key] = (CAPABILITY_FIELDS[key as CapabilityField] as FieldSpec<CapabilityField>).request(given);
   }
-  for (const key of ['workspaceRoot', 'user', 'shellEncoding'] as const) {
-    const v = request[key];
-    if (v !== undefined && (typeof v !== 'string' || v === '' || v.includes('\0'))) invalid(`attenuate ${key} must be a non-empty string`);
-  }
-  if (request['allowOutsideWorkspace'] !== undefined && typeof request['allowOutsideWorkspace'] !== 'boolean') invalid('attenuate allowOutsideWorkspace must be a boolean');
-  if (request['net'] !== undefined && request['net'] !== false) stringArray(request['net'], 'net');
-  if (request['sandbox'] !== undefined && !(SANDBOX_MODES as readonly unknown[]).includes(request['sandbox'])) {
-    invalid(`attenuate sandbox must be 'auto', 'required' or 'off', got ${JSON.stringify(request['sandbox'])}`);
-  }
-  if (request['isolation'] !== undefined && request['isolation'] !== 'worker' && request['isolation'] !== 'process') {
-    invalid(`attenuate isolation must be 'worker' or 'process', got ${JSON.stringify(request['isolation'])}`);
-  }
-  const ttl = request['ttlSeconds'];
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 1)) invalid(`attenuate ttlSeconds must be an integer >= 1, got ${String(ttl)}`);
   return request as NarrowRequest;
 }
 
-function stringArray(value: unknown, key: string): void {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.length === 0 || item.includes('\0'))) {
-    invalid(`attenuate ${key} must be an array of non-empty strings`);
-  }
-}
-
-function invalid(message: string): never {
-  throw new ToolwardenError('INVALID_OPTIONS', message);
+function parseTtl(ttl: unknown): number {
+  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 1) throw new ToolwardenError('INVALID_OPTIONS', `attenuate ttlSeconds must be an integer >= 1, got ${String(ttl)}`);
+  return ttl;
 }

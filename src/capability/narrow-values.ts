@@ -1,14 +1,16 @@
 import type { Limits } from '../limits.js';
-import { parseLimits } from './parse-limits.js';
 
 /** Throws ESCALATION naming what a child asked beyond its parent. */
 export type Escalate = (what: string) => never;
 
-/** Limits of a child: each at most the parent's (`writeQuotaBytes: 0`, unlimited, only under an unlimited parent). */
-export function narrowLimits(parent: Readonly<Limits>, requested: unknown, escalate: Escalate): Limits {
+/**
+ * Limits of a child, from its request's parsed limits: each at most the parent's (`writeQuotaBytes: 0`, unlimited,
+ * only under an unlimited parent).
+ */
+export function narrowLimits(parent: Readonly<Limits>, requested: Readonly<Partial<Limits>> | undefined, escalate: Escalate): Limits {
   const limits: Limits = { ...parent };
   if (requested === undefined) return limits;
-  for (const [key, value] of Object.entries(parseLimits(requested, 'attenuate limits')) as [keyof Limits, number][]) {
+  for (const [key, value] of Object.entries(requested) as [keyof Limits, number][]) {
     const ceiling = parent[key];
     // 0 means unlimited for the write quota: a child of a quota'd parent cannot ask for unlimited.
     const parentUnlimited = key === 'writeQuotaBytes' && ceiling === 0;

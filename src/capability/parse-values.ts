@@ -17,6 +17,12 @@ export function requireNonEmpty(value: unknown, name: string): string {
   return value;
 }
 
+/** `value` as a boolean, else INVALID_OPTIONS naming `name`. */
+export function requireBoolean(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw new ToolwardenError('INVALID_OPTIONS', `${name} must be a boolean`);
+  return value;
+}
+
 /** `value` as one of `choices`, else INVALID_OPTIONS naming `name` and the choices. */
 export function oneOf<T extends string>(value: unknown, choices: readonly T[], name: string): T {
   if (!(choices as readonly unknown[]).includes(value)) {

@@ -1,18 +1,11 @@
 import { posix } from 'node:path';
+import { builtinTool } from '../tools/builtin-schemas.js';
 import type { PolicySubject } from './types.js';
 
-const FILE_TOOLS: Readonly<Record<string, 'required' | 'defaults-to-root' | 'in-content'>> = {
-  read_file: 'required',
-  write_file: 'required',
-  edit_file: 'required',
-  list_dir: 'defaults-to-root',
-  glob: 'defaults-to-root',
-  grep: 'defaults-to-root',
-  apply_patch: 'in-content',
-};
 
 /**
- * A best-effort subject from raw arguments, for `explain` without a broker: built-in file tools take their
+ * A best-effort subject from raw arguments, for `explain` without a broker: built-in file tools (by their registry
+ * `subject`) take their
  * `path` (lexically normalized; `.` when a walk has none), bash takes its whole `command` as one simple
  * command, `mcp__*` tools are MCP and the rest are matched by name. apply_patch paths live inside the patch,
  * so they are left empty: pass them explicitly. The broker builds real subjects from checked paths and the
@@ -22,11 +15,11 @@ export function describeSubject(tool: string, args: Record<string, unknown>): Po
   if (tool === 'bash') {
     return { tool, kind: 'bash', commands: typeof args['command'] === 'string' ? [args['command']] : [] };
   }
-  const fileKind = Object.hasOwn(FILE_TOOLS, tool) ? FILE_TOOLS[tool] : undefined;
-  if (fileKind !== undefined) {
+  const spec = builtinTool(tool)?.subject;
+  if (typeof spec === 'object') {
     const path = args['path'];
     if (typeof path === 'string' && path !== '') return { tool, kind: 'file', paths: [normalizeRelative(path)] };
-    return { tool, kind: 'file', paths: fileKind === 'defaults-to-root' ? ['.'] : [] };
+    return { tool, kind: 'file', paths: spec.path === 'defaults-to-root' ? ['.'] : [] };
   }
   return { tool, kind: tool.startsWith('mcp__') ? 'mcp' : 'other' };
 }

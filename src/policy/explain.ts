@@ -1,8 +1,9 @@
+import type { ErrorCode } from '../errors.js';
+import { admit, type AdmitGate, type AdmitInput, type PreRuleRefusal } from './admit.js';
 import type { ApprovalMemory } from './approval-memory.js';
-import { decide } from './decide.js';
 import { describeSubject } from './describe-subject.js';
 import { evaluateItems, evaluateRules } from './evaluate-rules.js';
-import type { ApprovalOption, Decision, PermissionSpec, PolicySubject, RuleVerdict, VerdictGate } from './types.js';
+import type { ApprovalOption, Decision, PermissionSpec, PolicySubject, RuleVerdict } from './types.js';
 
 /** The rules to explain against: host rules and the session's (one spec, or an attenuation chain). */
 export interface ExplainSpec {
@@ -19,6 +20,10 @@ export interface ExplainFacts {
   subject?: Partial<Omit<PolicySubject, 'tool'>>;
   /** The session's remembered answers, if any. */
   remembered?: ApprovalMemory;
+  /** Whether the session's capability exposes the tool (omitted: it does), as a session checks first. */
+  exposure?: AdmitInput['exposure'];
+  /** A refusal the path guard or the static check gave before any rule (e.g. from `toolwarden explain --workspace`). */
+  refused?: PreRuleRefusal;
 }
 
 /** How one layer judged the call, item by item. */
@@ -35,7 +40,11 @@ export interface Explanation {
   subject: PolicySubject;
   decision: Decision;
   rule: string;
-  gate: VerdictGate;
+  /** The sentence a refusal or an approval request would carry. */
+  reason: string;
+  /** The refusal's code when the decision is `deny`. */
+  code?: ErrorCode;
+  gate: AdmitGate;
   item?: string;
   /** The answers the approver would be offered if the call asks. */
   options: ApprovalOption[];
@@ -45,13 +54,14 @@ export interface Explanation {
 }
 
 /**
- * Says what a call would get and which rule decides, layer by layer and item by item.
+ * Says what a call would get and which rule decides, layer by layer and item by item: the decision is
+ * {@link admit}'s, the very function a session's calls go through.
  * @example explain({ host: { bash: { deny: ['git push*'] } } }, 'bash', { command: 'git push' }).text
  */
 export function explain(spec: ExplainSpec, tool: string, args: Record<string, unknown>, facts: ExplainFacts = {}): Explanation {
   const subject: PolicySubject = { ...describeSubject(tool, args), ...stripUndefined(facts.subject ?? {}), tool };
   const session = spec.session === undefined ? [] : isChain(spec.session) ? [...spec.session] : [spec.session];
-  const final = decide({ host: spec.host, session }, subject, facts.remembered);
+  const { subject: _same, ...final } = admit({ tool, subject, layers: { host: spec.host, session }, remembered: facts.remembered, exposure: facts.exposure, refused: facts.refused });
   const layers: LayerExplanation[] = [];
   if (spec.host !== undefined) layers.push(explainLayer('host', spec.host, subject, 'host'));
   session.forEach((layerSpec, index) => {

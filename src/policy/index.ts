@@ -1,3 +1,5 @@
+export { admit, preRuleRule, rulesMention } from './admit.js';
+export type { AdmitGate, AdmitInput, Admitted, PreRuleRefusal } from './admit.js';
 export { ApprovalMemory, subjectKey } from './approval-memory.js';
 export { decide, narrowPermissions } from './decide.js';
 export type { Decided, PermissionLayers } from './decide.js';

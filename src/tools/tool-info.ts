@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { BUILTIN_DESCRIPTIONS, BUILTIN_SCHEMAS, type BuiltinToolName } from './builtin-schemas.js';
-import { BUILTIN_OUTPUT_SCHEMAS, BUILTIN_TITLES, type ToolAnnotations } from './tool-presentation.js';
+import { BUILTIN_TOOLS } from './builtin-registry.js';
+import type { BuiltinToolName } from './builtin-schemas.js';
+import type { ToolAnnotations } from './tool-presentation.js';
 
 /** A tool as `listTools()` shows it: MCP's Tool shape. */
 export interface ToolInfo {
@@ -21,8 +22,9 @@ const cache = new Map<BuiltinToolName, ToolInfo>();
 export function describeBuiltinTool(name: BuiltinToolName): ToolInfo {
   let info = cache.get(name);
   if (!info) {
-    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(BUILTIN_SCHEMAS[name]) as Record<string, unknown>;
-    info = { name, title: BUILTIN_TITLES[name], description: BUILTIN_DESCRIPTIONS[name], inputSchema, outputSchema: BUILTIN_OUTPUT_SCHEMAS[name] };
+    const { title, description, schema, outputSchema } = BUILTIN_TOOLS[name];
+    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(schema) as Record<string, unknown>;
+    info = { name, title, description, inputSchema, outputSchema };
     cache.set(name, info);
   }
   return info;

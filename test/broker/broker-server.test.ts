@@ -10,6 +10,7 @@ import { WriteQuota } from '../../runtime/broker/write-quota.js';
 import { WalkPool } from '../../runtime/walk/index.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { okResult } from '../../src/tool-result.js';
+import { admit } from '../../src/policy/index.js';
 import type { BrokerResponse } from '../../src/protocol/broker.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { makeTempTree } from '../helpers/temp-workspace.js';
@@ -50,8 +51,11 @@ function setUp(): Harness {
     mcp: async () => okResult('called'),
     admitCtx: async (tool, args) => {
       admitted.push(tool);
-      const denied = String(args['path'] ?? '').startsWith('secret');
-      return denied ? { decision: 'deny', rule: 'test rule', refusal: { content: [{ type: 'text', text: 'POLICY_DENIED: no' }], isError: true, code: 'POLICY_DENIED' } } : { decision: 'allow' };
+      // The real admit() over a rule that denies secret/**: the broker answers with its code and reason as data.
+      const decided = admit({ tool, subject: { tool, kind: 'file', paths: [String(args['path'] ?? '.')] }, layers: { session: [{ [tool]: { deny: ['secret/**'] } }] } });
+      return decided.decision === 'deny'
+        ? { decision: 'deny', rule: decided.rule, reason: decided.reason, code: decided.code ?? 'POLICY_DENIED', admitted: decided }
+        : { decision: 'allow', rule: decided.rule, reason: decided.reason, admitted: decided };
     },
     auditCtx: () => undefined,
     log: () => undefined,
@@ -104,7 +108,7 @@ describe('per-call broker capabilities', () => {
   it('applies the rules of the built-in tool to each ctx request of a host tool call', async () => {
     const h = setUp();
     const host = h.calls.enter('my_tool', {}, UNBOUNDED);
-    expect(await h.send(request(host.callId, { type: 'ctxFs', op: 'readFile', args: { path: 'secret/s.txt' } }))).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
+    expect(await h.send(request(host.callId, { type: 'ctxFs', op: 'readFile', args: { path: 'secret/s.txt' } }))).toEqual({ ok: false, error: { code: 'POLICY_DENIED', message: "read_file denied by session rule read_file.deny 'secret/**' (for 'secret/s.txt')" } });
     expect(h.admitted).toEqual(['read_file']);
   });
 

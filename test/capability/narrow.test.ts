@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { CAPABILITY_FIELDS } from '../../src/capability/fields.js';
-import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../../src/capability/narrow.js';
+import { NARROW_REQUEST_KEYS, narrowCapability, parseNarrowRequest, type NarrowRequest } from '../../src/capability/narrow.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import { ToolwardenError } from '../../src/errors.js';
+import { formatMcpEntry, narrowMcpEntries, parseMcpEntries } from '../../src/mcp/index.js';
 import { blockedEntryName } from '../../src/path-guard/blocklist-option.js';
 import { resolveForWrite, resolveReadablePath, type GuardFs, type PathScope } from '../../src/path-guard/index.js';
 import { makeCapability, POSIX_NARROW_DEPS } from '../helpers/capability.js';
@@ -244,4 +245,100 @@ describe('property: an accepted child is a subset of its parent', () => {
     expect(child.permissions.slice(0, of.permissions.length)).toEqual(of.permissions);
     expect([child.user, child.shellEncoding, child.toolModules]).toEqual([of.user, of.shellEncoding, of.toolModules]);
   }
+});
+
+// Every field, several ways to ask for more than the parent has: each is ESCALATION, and asking for exactly the
+// parent's value (the near miss) is allowed. Limits get one row per limit, each one above the parent's ceiling.
+describe('a child can only narrow: every wider value of every field is ESCALATION', () => {
+  const limitRows = (Object.keys(parent.limits) as (keyof Capability['limits'])[]).map(
+    (key): [string, NarrowRequest, Capability] => [`limits.${key} above the parent's`, { limits: { [key]: parent.limits[key] + 1 } }, parent],
+  );
+  const WIDER: [field: keyof Capability | string, request: NarrowRequest, from: Capability][] = [
+    ['tools: one more tool', { tools: ['read_file', 'web_fetch'] }, parent],
+    ['tools: only a tool the parent lacks', { tools: ['apply_patch'] }, parent],
+    ['workspaceRoot: the filesystem root', { workspaceRoot: '/' }, parent],
+    ['workspaceRoot: the prefix twin', { workspaceRoot: '/ws-evil' }, parent],
+    ['workspaceRoot: a sibling', { workspaceRoot: '/shared' }, parent],
+    ['readRoots: outside everything', { readRoots: ['/etc'] }, parent],
+    ['readRoots: a prefix twin of a read root', { readRoots: ['/shared-evil'] }, parent],
+    ['readRoots: the parent of a read root', { readRoots: ['/'] }, parent],
+    ['allowOutsideWorkspace: true under false', { allowOutsideWorkspace: true }, parent],
+    ['excludedPaths: a root under an excluded path', { workspaceRoot: '/ws/app/secret' }, parent],
+    ['mcpServers: a server the parent lacks', { mcpServers: ['slack'] }, parent],
+    ['mcpServers: a whole server of which the parent has some tools', { mcpServers: ['docs'] }, parent],
+    ...limitRows,
+    ['limits.writeQuotaBytes unlimited under a quota', { limits: { writeQuotaBytes: 0 } }, parent],
+    ['sandbox: off under auto', { sandbox: 'off' }, parent],
+    ['sandbox: auto under required', { sandbox: 'auto' }, makeCapability({ sandbox: 'required' })],
+    ['net: a host the parent lacks', { net: ['evil.test'] }, parent],
+    ['net: one host more', { net: ['example.com', 'evil.test'] }, parent],
+    ['net: any host under no network', { net: ['example.com'] }, makeCapability({ net: false })],
+    ['credentials: a name the parent lacks', { credentials: ['AWS_KEY'] }, parent],
+    ['env: a name the parent lacks', { env: ['HOME'] }, parent],
+    ['env: a name only a parent pattern covers', { env: ['NODE_OPTIONS'] }, parent],
+    ['isolation: worker under process', { isolation: 'worker' }, makeCapability({ isolation: 'process' })],
+    ['blockedPaths: removing an entry the parent blocks', { blockedPaths: { remove: ['.vscode'] } }, parent],
+    ['user: another user', { user: 'bob' }, parent],
+    ['shellEncoding: another encoding', { shellEncoding: 'latin1' }, parent],
+    ['toolModules: one module more', { toolModules: ['file:///tools/a.js', 'file:///tools/b.js'] }, parent],
+    ['toolModules: none of them', { toolModules: [] }, parent],
+  ];
+
+  it('covers every field of the table', () => {
+    const covered = new Set(WIDER.map(([name]) => name.split(/[:.]/)[0]));
+    // permissions cannot be widened at all: a child's layer only adds (checked below).
+    expect([...covered, 'permissions'].sort()).toEqual(Object.keys(CAPABILITY_FIELDS).sort());
+  });
+
+  // The real MCP entry narrowing, as the runtime injects it, over servers gh, docs and slack.
+  const deps = { ...POSIX_NARROW_DEPS, narrowMcp: (from: readonly string[], asked: readonly string[]) => narrowMcpEntries(parseMcpEntries(from, ['gh', 'docs', 'slack']), asked).map(formatMcpEntry) };
+  it.each(WIDER)('%s', (_name, request, from) => {
+    expect(() => narrowCapability(from, parseNarrowRequest(request), 'child', deps)).toThrow(expect.objectContaining({ code: 'ESCALATION' }));
+  });
+
+  it("near miss: an MCP tool the parent's prefix entry covers is allowed", () => {
+    expect(narrowCapability(parent, parseNarrowRequest({ mcpServers: ['docs:read_file'] }), 'child', deps).mcpServers).toEqual(['docs:read_file']);
+  });
+
+  it.each(Object.keys(CAPABILITY_FIELDS).filter((field) => !['permissions', 'blockedPaths', 'credentials'].includes(field)))('near miss: %s asked at exactly the parent\'s value is allowed', (field) => {
+    const value = parent[field as keyof Capability];
+    const child = narrow({ [field]: value } as NarrowRequest);
+    expect(child[field as keyof Capability]).toEqual(value);
+  });
+
+  it('permissions: a child layer is added after every parent layer, so it can only make answers stricter', () => {
+    const child = narrow({ permissions: { bash: 'allow', '*': 'allow' } });
+    expect(child.permissions.slice(0, parent.permissions.length)).toEqual(parent.permissions);
+    expect(child.permissions).toHaveLength(parent.permissions.length + 1);
+  });
+});
+
+describe('an attenuation request is parsed once, at the boundary, by its field', () => {
+  it('knows exactly the table fields and ttlSeconds', () => {
+    expect([...NARROW_REQUEST_KEYS].sort()).toEqual([...Object.keys(CAPABILITY_FIELDS), 'ttlSeconds'].sort());
+  });
+
+  it('hands the narrowing parsed values: limits checked, excluded paths normalized', () => {
+    expect(parseNarrowRequest({ limits: { maxResults: 5 }, excludedPaths: ['./dist/', 'a//b'] })).toEqual({ limits: { maxResults: 5 }, excludedPaths: ['dist', 'a/b'] });
+  });
+
+  it.each<[string, unknown]>([
+    ['workspaceRoot', ''],
+    ['readRoots', [1]],
+    ['allowOutsideWorkspace', 'yes'],
+    ['excludedPaths', 'dist'],
+    ['tools', [null]],
+    ['mcpServers', ['']],
+    ['limits', { maxResults: 0 }],
+    ['sandbox', 'strict'],
+    ['net', true],
+    ['credentials', 'GH_TOKEN'],
+    ['env', { HOME: '/x' }],
+    ['isolation', 'vm'],
+    ['toolModules', 'file:///a.js'],
+    ['user', 7],
+    ['shellEncoding', ''],
+  ])('a malformed %s is INVALID_OPTIONS naming it', (field, value) => {
+    expect(() => parseNarrowRequest({ [field]: value })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining(field) }));
+  });
 });

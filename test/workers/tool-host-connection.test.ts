@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { admit } from '../../src/policy/index.js';
 import { createBroker } from '../../runtime/broker/broker.js';
 import { createBrokerServer, type BrokerRefusal } from '../../runtime/broker/broker-server.js';
 import { CallTracker } from '../../runtime/broker/call-tracker.js';
@@ -35,7 +36,10 @@ function setUp(options: { bound?: boolean } = {}) {
   const broker = createBroker({
     paths: new SessionPaths(capability), quota: new WriteQuota(0), limits: DEFAULT_LIMITS, walk,
     bash: async () => okResult('no bash here'), fetch: async () => okResult('no fetch'), mcp: async () => okResult('no mcp'),
-    admitCtx: async () => ({ decision: 'allow' }), auditCtx: () => undefined, log: () => undefined,
+    admitCtx: async (tool) => {
+      const admitted = admit({ tool, subject: { tool, kind: 'file', paths: ['.'] }, layers: {} });
+      return { decision: 'allow', rule: admitted.rule, reason: admitted.reason, admitted };
+    }, auditCtx: () => undefined, log: () => undefined,
   });
   const server = createBrokerServer(broker, calls, (refusal) => refusals.push(refusal));
   return { calls, refusals, ...inMemoryHost(server, session, options) };
