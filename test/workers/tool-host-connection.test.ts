@@ -37,7 +37,7 @@ function setUp(options: { bound?: boolean } = {}) {
     paths: new SessionPaths(capability), quota: new WriteQuota(0), limits: DEFAULT_LIMITS, walk,
     bash: async () => okResult('no bash here'), fetch: async () => okResult('no fetch'), mcp: async () => okResult('no mcp'),
     admitCtx: async (tool) => {
-      const admitted = admit({ tool, subject: { tool, kind: 'file', paths: ['.'] }, layers: {} });
+      const admitted = admit({ tool, subject: { tool, kind: 'file', paths: ['.'] }, layers: { session: [] } });
       return { decision: 'allow', rule: admitted.rule, reason: admitted.reason, admitted };
     }, auditCtx: () => undefined, log: () => undefined,
   });
