@@ -14,6 +14,8 @@ export interface LauncherTransport {
   send(event: LauncherEvent): void;
   /** Runs after a group's leader exited and its group was killed, before `closed` is sent (a zygote reaps orphans). */
   afterExit?(): Promise<void>;
+  /** Runs right after a `closed` was sent, with how many groups are still open (a zygote empties /tmp when none is). */
+  afterClosed?(open: number): void;
 }
 
 /** The spawning side shared by the host's launcher (launcher-main.ts) and a session's sandbox zygote. */
@@ -66,6 +68,7 @@ export function createLauncherCore(transport: LauncherTransport): LauncherCore {
       void exited.then(() => {
         groups.delete(id);
         send({ type: 'closed', id });
+        transport.afterClosed?.(groups.size);
       });
     });
   }

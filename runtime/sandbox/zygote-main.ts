@@ -6,9 +6,10 @@
  * namespaces and can tamper with it, so the runtime trusts nothing it says (runtime/sandbox/zygote.ts).
  *
  * When a command's leader exits, its group is killed, and so is every process that left the zygote's tree (its
- * parent is now the sandbox's init): nothing a command started outlives it.
+ * parent is now the sandbox's init): nothing a command started outlives it. Its arguments are the private
+ * directories to empty when no command runs.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createLauncherCore } from '../processes/launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../processes/launcher-protocol.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
@@ -53,7 +54,49 @@ async function reapOrphans(): Promise<void> {
   }
 }
 
-const core = createLauncherCore({ send, afterExit: reapOrphans });
+// The private directories (/tmp, and HOME when it is a tmpfs of its own) each command would get fresh from a bwrap of
+// its own: emptied whenever no command runs, so a command sees what an earlier one left only while both run. It runs
+// after `closed` is sent, synchronously, so the runtime's next request is read only once it is done.
+const privateDirs = process.argv.slice(2);
+
+/** Mount points in this sandbox (its own mount namespace), from /proc/self/mountinfo with octal escapes decoded. */
+function mountPoints(): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(Boolean)
+    .map((line) => (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 8))));
+}
+
+// Only what lies on the private tmpfs itself: never an entry that is or holds a mount point (the workspace, a read
+// root or HOME may be mounted below /tmp), so no removal reaches into the workspace.
+function emptyPrivateDirs(): void {
+  const mounts = mountPoints();
+  for (const dir of privateDirs) {
+    let names: string[];
+    let device: number;
+    try {
+      names = readdirSync(dir);
+      device = lstatSync(dir).dev;
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = `${dir}/${name}`;
+      if (mounts.some((mount) => mount === path || mount.startsWith(`${path}/`))) continue;
+      try {
+        if (lstatSync(path).dev === device) rmSync(path, { recursive: true, force: true });
+      } catch {
+        // a file it may not remove stays; the tmpfs cap still bounds it
+      }
+    }
+  }
+}
+
+const core = createLauncherCore({
+  send,
+  afterExit: reapOrphans,
+  afterClosed: (open) => {
+    if (open === 0) emptyPrivateDirs();
+  },
+});
 const decoder = new FrameDecoder();
 
 function exitNow(code: number): never {

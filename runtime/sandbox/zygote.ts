@@ -16,6 +16,8 @@ import type { SpawnedGroup } from '../processes/spawn-group.js';
 const READY_TIMEOUT_MS = 10_000;
 /** A SIGKILLed command's `closed` must arrive this soon, or the whole sandbox is killed from outside. */
 export const KILL_CONFIRM_MS = 500;
+/** A spawn must be answered (spawned or spawn-error) this soon, or the whole sandbox is killed from outside. */
+export const SPAWN_CONFIRM_MS = 2_000;
 /** A command's `closed` must follow its `exit` this soon (the zygote reaps orphans for up to 500 ms in between). */
 export const CLOSE_CONFIRM_MS = 1_000;
 /** How long a kill from outside waits for the sandbox's processes to be gone before it reports the loss anyway. */
@@ -59,6 +61,7 @@ export class SandboxZygote implements GroupLauncher {
     this.#group = group;
     this.#hostPid = hostPid;
     group.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk));
+    group.stdin?.on('error', () => {}); // writes pending when it dies fail here; its end is handled through `done`
     group.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = `${this.#stderr}${chunk.toString('utf8')}`.slice(-STDERR_KEPT);
     });
@@ -129,7 +132,10 @@ export class SandboxZygote implements GroupLauncher {
     if (!this.send({ type: 'spawn', id, ...spec })) {
       this.#listeners.delete(id);
       queueMicrotask(() => listener.onLost());
+      return id;
     }
+    // Until it answers, the caller has no group to kill: a zygote that never answers is killed with its sandbox.
+    this.#expect(id, SPAWN_CONFIRM_MS, 'did not answer a spawn');
     return id;
   }
 
@@ -192,14 +198,14 @@ export class SandboxZygote implements GroupLauncher {
     }
     const listener = this.#listeners.get(event.id);
     if (listener === undefined) return; // not a command of ours (or one already closed): ignored
+    if (event.type === 'spawned' || event.type === 'spawn-error') this.#settle(event.id);
     if (event.type === 'exit') this.#expect(event.id, CLOSE_CONFIRM_MS, 'did not close a command after its exit');
     if (event.type !== 'closed') {
       listener.onEvent(event);
       return;
     }
     // Only the last running command is checked: with others running, their processes are expected in the tree.
-    clearTimeout(this.#timers.get(event.id));
-    this.#timers.delete(event.id);
+    this.#settle(event.id);
     if (this.#listeners.size > 1 || this.#strayPids().length === 0) {
       this.#deliverClosed(event, listener);
       return;
@@ -225,6 +231,11 @@ export class SandboxZygote implements GroupLauncher {
   /** Host pids in the sandbox besides those of its start (bwrap, its init, the zygote, the egress forwarder). */
   #strayPids(): number[] {
     return findTreeBelow(this.#hostPid).filter((pid) => !this.#baseline.has(pid));
+  }
+
+  #settle(id: number): void {
+    clearTimeout(this.#timers.get(id));
+    this.#timers.delete(id);
   }
 
   #expect(id: number, ms: number, what: string): void {

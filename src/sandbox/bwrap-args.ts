@@ -38,7 +38,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     // Files the program itself needs (a zygote's Node build); what a root already shows keeps its mode there.
     ...extraReadOnly.filter((p) => !mounted.some((root) => isWithin(p, root))).map((p) => ({ dest: p, args: ['--ro-bind', p, p] })),
   ];
-  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
+  if (privateDirsOf(scope, sys).includes(home)) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
   return [
     ...sortParentsFirst(ops).flatMap((op) => op.args),
     ...buildConfinementArgs(features, allowsAllHosts(scope.net)),
@@ -73,6 +73,13 @@ export function withRlimits(argv: readonly string[], limits: SandboxLimits | und
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     '--', ...argv,
   ];
+}
+
+/** The sandbox's private tmpfs directories: /tmp, and HOME unless it lies in the workspace or a read root. */
+export function privateDirsOf(scope: SandboxScope, sys: SandboxSys): string[] {
+  const home = scope.home ?? DEFAULT_SANDBOX_HOME;
+  const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
+  return mounted.some((root) => isWithin(home, root)) ? ['/tmp'] : ['/tmp', home];
 }
 
 /**

@@ -1,15 +1,18 @@
-import { buildBwrapArgs, checkSandboxCwd, sandboxCommandEnv, withRlimits } from './bwrap-args.js';
+import { buildBwrapArgs, checkSandboxCwd, privateDirsOf, sandboxCommandEnv, withRlimits } from './bwrap-args.js';
 import type { SandboxFeatures, SandboxScope, SandboxSys, ZygoteCommand, ZygoteProgram } from './types.js';
 
 /**
  * The bubblewrap arguments of a session's zygote: exactly a command's layout for `scope` (mounts, blocked paths
  * and stubs, namespaces, no capabilities, the seccomp filter on SECCOMP_FD when `features.seccomp`, the egress
- * forwarder started once), in the workspace, running the zygote program instead of a command and without
+ * forwarder started once), in the workspace, running the zygote program (given the private tmpfs directories to
+ * empty between commands) instead of a command and without
  * rlimits: each command gets its own (see {@link buildZygoteCommand}), so none counts the zygote's CPU time.
  */
 export function buildZygoteBwrapArgs(scope: SandboxScope, program: ZygoteProgram, sys: SandboxSys, features: SandboxFeatures): string[] {
   const { prlimit: _perCommand, ...withoutRlimits } = features;
-  return buildBwrapArgs(scope, scope.workspaceRoot, program.argv, sys, withoutRlimits, program.readOnly);
+  // The zygote empties these between commands, as a bwrap per command would give them fresh.
+  const argv = [...program.argv, ...privateDirsOf(scope, sys)];
+  return buildBwrapArgs(scope, scope.workspaceRoot, argv, sys, withoutRlimits, program.readOnly);
 }
 
 /**

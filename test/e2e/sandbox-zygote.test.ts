@@ -92,8 +92,11 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a session sandbox zygote, as %s',
     expect(step('ps -eo args | grep -c "^sleep 1000" || true').stdout.trim()).toBe('0');
   });
 
-  it('shares /tmp between the commands of the session (documented)', () => {
-    expect(step('sh tmp-read.sh').stdout).toBe('shared\n');
+  it('gives the next command an empty /tmp, as a bwrap of its own would, without touching the workspace mounted below /tmp', () => {
+    expect(ws.root.startsWith('/tmp/')).toBe(true);
+    expect(['plant-hook.sh', 'tmp-read.sh', 'kill-zygote.sh'].filter((name) => !existsSync(ws.at(name)))).toEqual([]);
+    expect(step('sh tmp-write.sh').exitCode).toBe(0);
+    expect(step('sh tmp-read.sh')).toMatchObject({ stdout: '', stderr: expect.stringMatching(/No such file/) });
   });
 
   it('a command that kills its zygote fails with SANDBOX_LOST, and the next command gets a fresh one', () => {
