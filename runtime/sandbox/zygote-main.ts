@@ -65,10 +65,13 @@ function mountPoints(): string[] {
     .map((line) => (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 8))));
 }
 
+// Read once: nothing in the sandbox may mount (no capabilities, the filter refuses the mount family), and a mount the
+// host detaches later only makes the list skip more than it needs to.
+const mounts = mountPoints();
+
 // Only what lies on the private tmpfs itself: never an entry that is or holds a mount point (the workspace, a read
 // root or HOME may be mounted below /tmp), so no removal reaches into the workspace.
 function emptyPrivateDirs(): void {
-  const mounts = mountPoints();
   for (const dir of privateDirs) {
     let names: string[];
     let device: number;

@@ -280,7 +280,7 @@ export function zygoteEntryPath(): string {
 }
 
 // The zygote's own heap: it holds a few buffers per command, never a command's output.
-const ZYGOTE_NODE_FLAGS = ['--max-old-space-size=32', '--max-semi-space-size=1'];
+const ZYGOTE_NODE_FLAGS = ['--max-old-space-size=32', '--max-semi-space-size=1', '--v8-pool-size=1'];
 
 /**
  * Node and the zygote entry, with what must be visible read-only for them inside the sandbox: toolwarden's build
