@@ -56,11 +56,17 @@ export interface RuntimeOptions {
    * it such a session is refused with INVALID_OPTIONS. @default false
    */
   allowSharedPidNamespace?: boolean;
+  /**
+   * Run each session's sandboxed exec commands in one standing sandbox per session (a zygote, README "OS sandbox
+   * start-up") instead of one bwrap per command: same mounts, namespaces, filter and per-command limits, but the
+   * session's commands share a pid namespace and /tmp. `false` gives every command a bwrap of its own. @default true
+   */
+  sandboxZygote?: boolean;
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
   'key', 'tokenKeys', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
-  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths', 'allowSharedPidNamespace',
+  'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths', 'allowSharedPidNamespace', 'sandboxZygote',
 ] satisfies (keyof RuntimeOptions)[]);
 
 /** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */

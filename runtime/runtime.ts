@@ -25,9 +25,9 @@ import { McpHub } from './mcp/index.js';
 import { PolicyGate, refusalResult, type Approver } from './policy/policy-gate.js';
 import { describeRequest } from './policy/admission-request.js';
 import { createHostCharsetProbe, resolveShell, warmProcessLauncher } from './processes/index.js';
-import { createSandbox, featuresOf, type SandboxChoice } from './sandbox/create-sandbox.js';
+import { createSandbox, featuresOf, withoutZygote, type SandboxChoice } from './sandbox/create-sandbox.js';
 import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.js';
-import { runSandboxSelfTest } from './sandbox/run-self-test.js';
+import { runSandboxSelfTest, runZygoteSelfTest, zygoteUsable } from './sandbox/run-self-test.js';
 import type { SelfTestCheck } from '../src/sandbox/self-test.js';
 import { WalkPool } from './walk/index.js';
 import { assertCapabilityWithinTenant } from './tenant-bound.js';
@@ -71,6 +71,7 @@ export class Runtime {
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #sandboxDetection: Promise<SandboxDetection> | undefined;
   #sandboxSelfTest: Promise<SelfTestCheck[]> | undefined;
+  #zygoteSelfTest: Promise<boolean> | undefined;
   #closed = false;
   #pendingApprovals = 0;
 
@@ -435,7 +436,11 @@ export class Runtime {
     return this.#sandboxDetection.then(async (detection) => {
       // Proven once per runtime, before the first sandboxed command: a property that does not hold fails closed.
       const checks = detection.available ? await (this.#sandboxSelfTest ??= runSandboxSelfTest(detection)) : [];
-      return createSandbox(mode, detection, checks);
+      const choice = createSandbox(mode, detection, checks);
+      if (choice.sandbox.zygote === undefined) return choice;
+      // A session zygote is used only where the same properties hold for the commands it spawns; never weaker.
+      const zygoteOk = this.#options.sandboxZygote !== false && (await (this.#zygoteSelfTest ??= runZygoteSelfTest(detection).then(zygoteUsable)));
+      return zygoteOk ? choice : { ...choice, sandbox: withoutZygote(choice.sandbox) };
     });
   }
 

@@ -87,6 +87,8 @@ export const ERROR_CODES = [
   'CPU_LIMIT',
   /** A sandboxed command created or changed a path on the blocklist; what it created was removed. */
   'BLOCKED_PATH_WRITTEN',
+  /** The session's standing sandbox (zygote) died or broke its protocol while the command ran; the command was killed. */
+  'SANDBOX_LOST',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */

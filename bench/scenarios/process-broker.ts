@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { createRuntime } from '../../runtime/index.js';
 import { assertOk, figureOf, sampleInTurns, type Operation } from '../measure.js';
-import { compareRow, differenceRow } from '../targets.js';
+import { compareRow, differenceRow, infoRow } from '../targets.js';
 import type { Row } from '../types.js';
 import { makeWorkspace } from '../workspace.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
@@ -19,16 +19,22 @@ const SHELL_ARGS = ['--noprofile', '--norc', '-c', 'true'];
 async function runProcessBroker(context: ScenarioContext): Promise<ScenarioOutcome> {
   const ws = makeWorkspace(context.scratch);
   const runtime = await createRuntime({ idleWorkers: 2 });
+  // The same sandbox with a bwrap per command (issue 13 item 7's "before"), measured in the same run.
+  const perCommandRuntime = await createRuntime({ idleWorkers: 1, sandboxZygote: false });
   try {
     const plain = await runtime.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off' });
     const boxed = await runtime.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required' });
+    const perCommand = await perCommandRuntime.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required' });
     const probe = await boxed.call('bash', { command: 'true' });
     const sandboxReason = probe.isError ? JSON.stringify(probe.content).slice(0, 300) : undefined;
     const operations: Record<string, Operation> = {
       broker: async () => assertOk(await plain.call('bash', { command: 'true' })),
       execa: () => execa('bash', SHELL_ARGS, { cwd: ws.root, env: { PATH: process.env['PATH'] ?? '' }, extendEnv: false, reject: false }),
     };
-    if (!sandboxReason) operations['sandboxed'] = async () => assertOk(await boxed.call('bash', { command: 'true' }));
+    if (!sandboxReason) {
+      operations['sandboxed'] = async () => assertOk(await boxed.call('bash', { command: 'true' }));
+      operations['perCommand'] = async () => assertOk(await perCommand.call('bash', { command: 'true' }));
+    }
     const plan = context.sizes.execs;
     const samples = await sampleInTurns(operations, plan, (block) => context.progress(`exec block ${block + 1}/${plan.blocks}`));
     const broker = figureOf('session bash exec "true", sandbox off', 'ms', samples['broker'] ?? []);
@@ -38,11 +44,13 @@ async function runProcessBroker(context: ScenarioContext): Promise<ScenarioOutco
       rows.push(differenceRow('OS sandbox (bwrap) vs none', sandboxed, broker, 5));
       // Issue 13 item 7: a sandboxed exec at most 1.5x an unsandboxed one; scenario 7 shows where the time goes.
       rows.push(compareRow('OS sandbox: sandboxed exec vs unsandboxed', sandboxed, broker, { kind: 'max', limit: 1.5 }));
+      const perCommandFigure = figureOf("session bash exec \"true\", sandbox 'required', sandboxZygote: false", 'ms', samples['perCommand'] ?? []);
+      rows.push(infoRow('OS sandbox, a bwrap per command (sandboxZygote: false) vs unsandboxed', perCommandFigure, broker));
     }
     const notes = [`${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed execs per variant, one at a time, taking turns`];
     if (sandboxReason) notes.push(`sandbox 'required' is unavailable here, so the sandbox row is missing: ${sandboxReason}`);
     return { rows, notes };
   } finally {
-    await runtime.close();
+    await Promise.all([runtime.close(), perCommandRuntime.close()]);
   }
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ToolwardenError } from '../../src/errors.js';
 import { CappedText, decodeStream } from './decoded-output.js';
 import type { CommandWrapper, ShellSpec } from './shell.js';
-import { spawnGroup } from './spawn-group.js';
+import { spawnGroup, type SpawnedGroup, type SpawnGroupOptions } from './spawn-group.js';
 
 /** A foreground command: run through `shell` in `cwd` with exactly `env`, decoded with `encoding`. */
 export interface ExecOptions {
@@ -21,6 +21,8 @@ export interface ExecOptions {
   wrap?: CommandWrapper;
   /** Aborting kills the whole process group; the outcome then has `aborted: true`. */
   signal?: AbortSignal;
+  /** Spawns the group instead of {@link spawnGroup} (a session's sandbox zygote). @default spawnGroup */
+  spawn?: (opts: SpawnGroupOptions) => Promise<SpawnedGroup>;
 }
 
 /** How a foreground command ended and what it printed (stdin was empty). */
@@ -55,7 +57,7 @@ export async function execCommand(opts: ExecOptions): Promise<ExecOutcome> {
   const stdout = new CappedText(opts.maxOutputChars);
   const stderr = new CappedText(opts.maxOutputChars);
   if (opts.signal?.aborted) return outcomeOf(stdout, stderr, { exitCode: null, signal: null }, false, true, started);
-  const group = await spawnGroup({ command: opts.command, cwd: opts.cwd, env: opts.env, shell: opts.shell, wrap: opts.wrap, stdin: 'ignore' });
+  const group = await (opts.spawn ?? spawnGroup)({ command: opts.command, cwd: opts.cwd, env: opts.env, shell: opts.shell, wrap: opts.wrap, stdin: 'ignore' });
   const decoded = Promise.all([
     decodeStream(group.stdout, opts.encoding, (text) => stdout.append(text)),
     decodeStream(group.stderr, opts.encoding, (text) => stderr.append(text)),

@@ -1,7 +1,16 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { LauncherEvent } from './launcher-protocol.js';
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
-import type { LaunchSpec, ProcessLauncher } from './process-launcher.js';
+import type { GroupListener, LaunchSpec } from './process-launcher.js';
+import type { LauncherRequest } from './launcher-protocol.js';
+
+/** What spawns groups for {@link launchGroup}: the host's process launcher, or a session's sandbox zygote. */
+export interface GroupLauncher {
+  open(spec: LaunchSpec, listener: GroupListener): number;
+  send(request: LauncherRequest): boolean;
+  /** Whether the pids it reports are host pids (tracked for the exit hook, killed from here when it is lost). */
+  readonly reportsHostPids: boolean;
+}
 import type { GroupExit, SpawnedGroup } from './spawn-group.js';
 
 const LOST: GroupExit = { exitCode: null, signal: 'SIGKILL' };
@@ -12,7 +21,8 @@ const LOST: GroupExit = { exitCode: null, signal: 'SIGKILL' };
  * signals are sent to the launcher, which alone knows without delay whether the leader still lives.
  * The group is tracked for the host exit hook from the moment its pid is known.
  */
-export function launchGroup(launcher: ProcessLauncher, spec: LaunchSpec): Promise<SpawnedGroup> {
+export function launchGroup(launcher: GroupLauncher, spec: LaunchSpec): Promise<SpawnedGroup> {
+  const hostPids = launcher.reportsHostPids;
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const acks = new Map<number, (error?: Error) => void>();
@@ -42,7 +52,7 @@ export function launchGroup(launcher: ProcessLauncher, spec: LaunchSpec): Promis
     : null;
   const markExited = (): void => {
     exited = true;
-    if (pid !== undefined) untrackProcessGroup(pid);
+    if (pid !== undefined && hostPids) untrackProcessGroup(pid);
   };
   const finish = (outcome: GroupExit): void => {
     markExited();
@@ -67,7 +77,7 @@ export function launchGroup(launcher: ProcessLauncher, spec: LaunchSpec): Promis
       switch (event.type) {
         case 'spawned':
           pid = event.pid;
-          trackProcessGroup(pid);
+          if (hostPids) trackProcessGroup(pid);
           return resolve(group());
         case 'spawn-error':
           finish({ exitCode: null, signal: null, spawnError: event.message });
@@ -91,7 +101,8 @@ export function launchGroup(launcher: ProcessLauncher, spec: LaunchSpec): Promis
     };
     const onLost = (): void => {
       // The launcher died (its own cleanup may not have run): end the group from here, so nothing is orphaned.
-      if (pid !== undefined && !exited) {
+      // A zygote's pids are its namespace's: the zygote kills its whole sandbox before it reports the loss.
+      if (pid !== undefined && !exited && hostPids) {
         try {
           killProcessGroup(pid, 'SIGKILL');
         } catch {

@@ -65,6 +65,9 @@ export class ProcessLauncher {
     throw failure ?? new Error('no way to start the launcher');
   }
 
+  /** The launcher runs on the host: the pids it reports are host pids. */
+  readonly reportsHostPids = true;
+
   /** Whether the launcher process is still there to serve requests. */
   get isAlive(): boolean {
     return this.alive;

@@ -1,7 +1,8 @@
 import { ToolwardenError } from '../../src/errors.js';
 import { describeFailures, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
-import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode } from '../../src/sandbox/types.js';
+import { buildZygoteBwrapArgs, buildZygoteCommand } from '../../src/sandbox/zygote-args.js';
+import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode, type SandboxZygoteSupport } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
 import { canonicalize, canonicalizeScope, hostSandboxSys } from './host-sys.js';
 import { seccompFilterPath, withSeccompFd } from './seccomp-file.js';
@@ -62,11 +63,18 @@ export function featuresOf(detection: SandboxDetection): SandboxFeatures {
 export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeatures = {}): Sandbox {
   const filter = features.seccomp === true ? seccompFilterPath() : undefined;
   const used: SandboxFeatures = { ...features, seccomp: filter !== undefined };
+  const withFilter = (bwrap: string[]): string[] => (filter === undefined ? bwrap : withSeccompFd(filter, bwrap));
   return Object.freeze({
     kind: 'bubblewrap',
-    wrap: (argv, scope, cwd) => {
-      const bwrap = [bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)];
-      return filter === undefined ? bwrap : withSeccompFd(filter, bwrap);
-    },
+    wrap: (argv, scope, cwd) => withFilter([bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)]),
+    zygote: Object.freeze<SandboxZygoteSupport>({
+      argv: (scope, program) => withFilter([bwrapPath, ...buildZygoteBwrapArgs(canonicalizeScope(scope), program, hostSandboxSys, used)]),
+      command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeScope(scope), canonicalize(cwd), argv, env, hostSandboxSys, used),
+    }),
   } satisfies Sandbox);
+}
+
+/** The same sandbox with every command in a bwrap of its own (no zygote): `sandboxZygote: false`, or a failed self-test. */
+export function withoutZygote(sandbox: Sandbox): Sandbox {
+  return sandbox.zygote === undefined ? sandbox : Object.freeze({ kind: sandbox.kind, wrap: sandbox.wrap });
 }

@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
-import { buildSelfTestScript, parseSelfTestOutput, type SelfTestCheck, type SelfTestTargets } from '../../src/sandbox/self-test.js';
-import type { SandboxScope } from '../../src/sandbox/types.js';
+import { buildSelfTestScript, describeFailures, parseSelfTestOutput, type SelfTestCheck, type SelfTestTargets } from '../../src/sandbox/self-test.js';
+import type { Sandbox, SandboxScope } from '../../src/sandbox/types.js';
 import { createBubblewrapSandbox, featuresOf } from './create-sandbox.js';
 import type { SandboxDetection } from './detect-sandbox.js';
+import { SandboxZygote, zygoteProgram } from './zygote.js';
 
 /** How long the one probe sandbox may take. @default 10000 */
 export interface SelfTestOptions {
@@ -21,6 +22,53 @@ export interface SelfTestOptions {
  * each property. Detection must have found a working bwrap.
  */
 export async function runSandboxSelfTest(detection: SandboxDetection, options: SelfTestOptions = {}): Promise<SelfTestCheck[]> {
+  return withProbe(detection, options, async (sandbox, targets, scope, script) => {
+    const [file = '', ...args] = sandbox.wrap(['/bin/sh', '-c', script], scope, scope.workspaceRoot);
+    const { stdout, failure } = await run(file, args, options.timeoutMs ?? 10_000);
+    return parseSelfTestOutput(stdout, targets, failure);
+  });
+}
+
+/**
+ * The same properties proven for a command spawned by a session zygote (see SandboxZygote): one zygote started with
+ * the probe's layout runs the probe. A zygote that cannot start fails every property, naming why.
+ */
+export async function runZygoteSelfTest(detection: SandboxDetection, options: SelfTestOptions = {}): Promise<SelfTestCheck[]> {
+  return withProbe(detection, options, async (sandbox, targets, scope, script) => {
+    const support = sandbox.zygote;
+    if (support === undefined) return parseSelfTestOutput('', targets, 'this sandbox has no zygote');
+    let zygote: SandboxZygote | undefined;
+    try {
+      zygote = await SandboxZygote.start(support.argv(scope, zygoteProgram()));
+      const group = await zygote.spawn(support.command(['/bin/sh', '-c', script], scope, scope.workspaceRoot, { PATH: '/usr/bin:/bin' }));
+      let stdout = '';
+      group.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      group.stderr?.resume();
+      const timer = setTimeout(() => group.signal('SIGKILL'), options.timeoutMs ?? 10_000);
+      const exit = await group.done.finally(() => clearTimeout(timer));
+      return parseSelfTestOutput(stdout, targets, exit.spawnError ?? zygote.lost);
+    } catch (error) {
+      return parseSelfTestOutput('', targets, `the zygote did not start: ${(error as Error).message}`);
+    } finally {
+      await zygote?.close();
+    }
+  });
+}
+
+/**
+ * Whether session zygotes may be used after their self-test: every property held. Otherwise one process warning
+ * names what failed, and commands get a bwrap each (whose own self-test decides as before).
+ */
+export function zygoteUsable(checks: readonly SelfTestCheck[]): boolean {
+  const failed = describeFailures(checks);
+  if (failed === '') return true;
+  process.emitWarning(`toolwarden runs each sandboxed command in a bubblewrap of its own: the session sandbox (zygote) self-test failed: ${failed}`, { code: 'TOOLWARDEN_ZYGOTE' });
+  return false;
+}
+
+type Probe = (sandbox: Sandbox, targets: SelfTestTargets, scope: SandboxScope, script: string) => Promise<SelfTestCheck[]>;
+
+async function withProbe(detection: SandboxDetection, options: SelfTestOptions, probe: Probe): Promise<SelfTestCheck[]> {
   if (!detection.available || detection.path === undefined) throw new Error('runSandboxSelfTest needs a detected bwrap');
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolwarden-selftest-')));
   try {
@@ -38,9 +86,7 @@ export async function runSandboxSelfTest(detection: SandboxDetection, options: S
       net: targets.networkAbsent === false ? ['*'] : false,
       limits: { tmpBytes: DEFAULT_LIMITS.sandboxTmpBytes, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses, memoryBytes: DEFAULT_LIMITS.commandMemoryBytes, cpuSeconds: DEFAULT_LIMITS.commandCpuSeconds },
     };
-    const [file = '', ...args] = createBubblewrapSandbox(detection.path, featuresOf(detection)).wrap(['/bin/sh', '-c', buildSelfTestScript(targets)], scope, workspace);
-    const { stdout, failure } = await run(file, args, options.timeoutMs ?? 10_000);
-    return parseSelfTestOutput(stdout, targets, failure);
+    return await probe(createBubblewrapSandbox(detection.path, featuresOf(detection)), targets, scope, buildSelfTestScript(targets));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

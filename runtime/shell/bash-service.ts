@@ -9,6 +9,7 @@ import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
 import { removeStubLater } from '../sandbox/blocked-scan.js';
 import { canonicalize } from '../sandbox/host-sys.js';
+import { SessionZygote } from '../sandbox/session-zygote.js';
 import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
@@ -57,8 +58,18 @@ export class BashService {
   readonly #stubRemovals = new Set<Promise<unknown>>();
   readonly #running: string[] = [];
 
+  /** The session's standing sandbox, when the sandbox offers one (see SessionZygote). */
+  readonly #zygote: SessionZygote | undefined;
+
   constructor(options: BashServiceOptions) {
     this.#options = options;
+    const support = options.sandbox.zygote;
+    this.#zygote = support === undefined ? undefined : new SessionZygote({
+      support,
+      hold: (paths) => this.#holdStubs(paths),
+      release: (paths) => this.#releaseStubPaths(paths),
+      warn: options.warn,
+    });
   }
 
   /**
@@ -110,6 +121,7 @@ export class BashService {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([this.#foreground.close(), this.#registry?.closeAll()]);
+    await this.#zygote?.close();
     await this.#options.egress?.close();
   }
 
@@ -130,6 +142,8 @@ export class BashService {
         const timeoutMs = Math.min(ownMs, leftMs);
         await this.#stubsRemoved();
         const guard = this.#options.sandbox.kind === 'none' ? undefined : this.#blockedGuard();
+        // The walk above decides whether the session's zygote still has the right mounts (else a fresh one starts).
+        const lease = guard === undefined ? undefined : await this.#zygote?.lease(guard, this.#sandboxScope(guard), this.#stubsHeld.get(guard) ?? []);
         this.#running.push(request.command);
         const outcome = await this.#foreground.run({
           command: request.command,
@@ -141,6 +155,14 @@ export class BashService {
           shell: this.#options.shell,
           wrap: guard === undefined ? this.#wrap : (argv, at) => this.#options.sandbox.wrap(argv, this.#sandboxScope(guard), at),
           signal: context.signal,
+          ...(lease === undefined ? {} : { spawn: lease.spawn }),
+        }).catch(async (error: unknown) => {
+          // A zygote that died before it reported the spawn: the command may have run, so it is checked like one.
+          const lost = lease?.zygote.lost;
+          if (lost === undefined || guard === undefined) throw error;
+          const finding = this.#blockedFinding(guard.finish(), 'a sandboxed command');
+          await this.#releaseStubs(guard);
+          throw new ToolwardenError('SANDBOX_LOST', `${lostMessage(lost)}: ${request.command}${finding === undefined ? '' : `; ${finding.message}`}`);
         }).finally(() => this.#running.splice(this.#running.indexOf(request.command), 1));
         if (outcome.aborted) {
           if (guard !== undefined) {
@@ -152,7 +174,9 @@ export class BashService {
           throw new ToolwardenError(reason.code, `${reason.message}; the command's process group was killed: ${request.command}`);
         }
         const limit = ownMs <= leftMs ? `${timeoutMs} ms` : `its call's deadline (${context.limit})`;
-        const result = this.#withLimitRefusal(formatExecResult(request.command, outcome, limit, []), outcome);
+        const formatted = this.#withLimitRefusal(formatExecResult(request.command, outcome, limit, []), outcome);
+        const lost = outcome.timedOut ? undefined : lease?.zygote.lost;
+        const result = lost === undefined ? formatted : sandboxLost(formatted, lost);
         if (guard === undefined) return withRule(result, rule);
         const checked = this.#withBlockedCheck(result, guard.finish());
         await this.#releaseStubs(guard);
@@ -230,7 +254,7 @@ export class BashService {
     const root = canonicalize(capability.workspaceRoot);
     const guard = startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
     const held = [...guard.stubs, ...guard.existing.filter((p) => this.#stubUsers.has(p))];
-    for (const stub of held) this.#stubUsers.set(stub, (this.#stubUsers.get(stub) ?? 0) + 1);
+    this.#holdStubs(held);
     this.#stubsHeld.set(guard, held);
     return guard;
   }
@@ -240,8 +264,19 @@ export class BashService {
    * while another sandbox mounts it would unmount it there, or fail that sandbox's start.
    */
   async #releaseStubs(guard: BlockedGuard): Promise<void> {
+    const held = this.#stubsHeld.get(guard) ?? [];
+    this.#stubsHeld.delete(guard);
+    await this.#releaseStubPaths(held);
+  }
+
+  /** Counts `paths` as mounted by one more running sandbox (a command's, or the session's zygote). */
+  #holdStubs(paths: readonly string[]): void {
+    for (const stub of paths) this.#stubUsers.set(stub, (this.#stubUsers.get(stub) ?? 0) + 1);
+  }
+
+  async #releaseStubPaths(paths: readonly string[]): Promise<void> {
     const unused: string[] = [];
-    for (const stub of this.#stubsHeld.get(guard) ?? []) {
+    for (const stub of paths) {
       const users = (this.#stubUsers.get(stub) ?? 1) - 1;
       if (users > 0) this.#stubUsers.set(stub, users);
       else {
@@ -249,7 +284,6 @@ export class BashService {
         unused.push(stub);
       }
     }
-    this.#stubsHeld.delete(guard);
     const removal = Promise.all(unused.map(removeStubLater));
     this.#stubRemovals.add(removal);
     try {
@@ -329,6 +363,15 @@ export class BashService {
     const text = `[toolwarden: ${warning}]\n${first?.text ?? ''}`;
     return { ...result, content: [{ type: 'text', text }, ...rest], structuredContent: { ...result.structuredContent, sandboxWarning: warning } };
   }
+}
+
+/** A command whose session sandbox (zygote) was lost while it ran: SANDBOX_LOST, its output kept after the reason. */
+function sandboxLost(result: ToolResult, reason: string): ToolResult {
+  return errorResult('SANDBOX_LOST', `${lostMessage(reason)}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, sandboxLost: reason });
+}
+
+function lostMessage(reason: string): string {
+  return `the session's sandbox was lost while the command ran (${reason}); the command was killed with it, and the next command starts in a fresh sandbox`;
 }
 
 /** Whether the filesystem holding `dir` has at least a MiB free (then a full-disk error came from a tmpfs). */

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import { allowsAllHosts } from '../net/net-permission.js';
 import { buildConfinementArgs, buildKernelViewMounts, isWithin, sortParentsFirst, tmpfsSize } from './confinement.js';
-import { egressArgs } from './egress-args.js';
+import { egressArgs, egressEnv } from './egress-args.js';
 import { buildSystemMounts, type MountOp } from './system-mounts.js';
 import type { SandboxFeatures, SandboxLimits, SandboxScope, SandboxSys } from './types.js';
 
@@ -20,14 +20,11 @@ export const DEFAULT_SANDBOX_HOME = '/tmp/home';
  *
  * @example buildBwrapArgs(scope, '/ws', ['sh', '-c', 'ls'], sys) // ['--tmpfs', '/tmp', ..., '--', 'sh', '-c', 'ls']
  */
-export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly string[], sys: SandboxSys, features: SandboxFeatures = {}): string[] {
+export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly string[], sys: SandboxSys, features: SandboxFeatures = {}, extraReadOnly: readonly string[] = []): string[] {
   validateScope(scope);
   if (argv.length === 0) throw new ToolwardenError('INVALID_ARGS', 'sandbox: the command argv is empty; give at least the program');
   const home = scope.home ?? DEFAULT_SANDBOX_HOME;
-  const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
-  if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
-    throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
-  }
+  const mounted = checkSandboxCwd(scope, cwd, sys);
   const tmpBytes = scope.limits?.tmpBytes;
   const egress = scope.egress === undefined || allowsAllHosts(scope.net) ? undefined : egressArgs(scope.egress);
   const ops: MountOp[] = [
@@ -38,8 +35,10 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
     { dest: scope.workspaceRoot, args: ['--bind', scope.workspaceRoot, scope.workspaceRoot] },
     ...buildBlockedMounts(scope, sys),
     ...(egress?.mounts ?? []),
+    // Files the program itself needs (a zygote's Node build); what a root already shows keeps its mode there.
+    ...extraReadOnly.filter((p) => !mounted.some((root) => isWithin(p, root))).map((p) => ({ dest: p, args: ['--ro-bind', p, p] })),
   ];
-  if (!mounted.some((root) => isWithin(home, root))) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
+  if (privateDirsOf(scope, sys).includes(home)) ops.push({ dest: home, args: [...tmpfsSize(tmpBytes), '--tmpfs', home] });
   return [
     ...sortParentsFirst(ops).flatMap((op) => op.args),
     ...buildConfinementArgs(features, allowsAllHosts(scope.net)),
@@ -51,7 +50,20 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
   ];
 }
 
-function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined, prlimit: string | undefined): string[] {
+/**
+ * The environment bwrap sets for every command of the scope on top of the command's own (HOME, TMPDIR, the egress
+ * proxy's variables): what a command spawned inside a standing sandbox (a zygote) must be given explicitly.
+ */
+export function sandboxCommandEnv(scope: SandboxScope): Record<string, string> {
+  const egress = scope.egress === undefined || allowsAllHosts(scope.net) ? {} : egressEnv(scope.egress);
+  return { HOME: scope.home ?? DEFAULT_SANDBOX_HOME, TMPDIR: '/tmp', ...egress };
+}
+
+/**
+ * `argv` under prlimit with the scope's per-command rlimits (RLIMIT_NPROC, RLIMIT_DATA, RLIMIT_CPU), as every
+ * sandboxed command runs; unchanged without limits or without prlimit.
+ */
+export function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined, prlimit: string | undefined): string[] {
   if (limits === undefined || prlimit === undefined) return [...argv];
   // The CPU hard limit a second after the soft one: SIGXCPU first, so the result can say why the command died.
   return [
@@ -61,6 +73,25 @@ function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined,
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     '--', ...argv,
   ];
+}
+
+/** The sandbox's private tmpfs directories: /tmp, and HOME unless it lies in the workspace or a read root. */
+export function privateDirsOf(scope: SandboxScope, sys: SandboxSys): string[] {
+  const home = scope.home ?? DEFAULT_SANDBOX_HOME;
+  const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
+  return mounted.some((root) => isWithin(home, root)) ? ['/tmp'] : ['/tmp', home];
+}
+
+/**
+ * Throws INVALID_ARGS unless `cwd` is absolute, canonical and inside the workspace or an existing read root (the
+ * only places a sandboxed command can stand); returns those roots.
+ */
+export function checkSandboxCwd(scope: SandboxScope, cwd: string, sys: SandboxSys): string[] {
+  const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
+  if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
+    throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);
+  }
+  return mounted;
 }
 
 function buildReadRootMounts(scope: SandboxScope, sys: SandboxSys): MountOp[] {

@@ -92,6 +92,32 @@ export interface Sandbox {
   readonly kind: 'bubblewrap' | 'none';
   /** The argv to spawn instead of `argv`: for bubblewrap, `[bwrap, ...layout, '--', ...argv]`. */
   wrap(argv: readonly string[], scope: SandboxScope, cwd: string): string[];
+  /** Set when commands may run in a per-session standing sandbox (a zygote) instead of one bwrap each. */
+  readonly zygote?: SandboxZygoteSupport;
+}
+
+/** How to start a session's zygote and what to ask it to spawn; the layout is a per-command bwrap's. */
+export interface SandboxZygoteSupport {
+  /** The argv that starts a zygote confined to `scope` (the workspace as cwd, no rlimits of its own). */
+  argv(scope: SandboxScope, program: ZygoteProgram): string[];
+  /** One command for the zygote: `argv` in `cwd` under the scope's rlimits and sandbox environment over `env`. */
+  command(argv: readonly string[], scope: SandboxScope, cwd: string, env: Readonly<Record<string, string>>): ZygoteCommand;
+}
+
+/** The zygote program: Node, its flags and the entry file, and the host files it needs visible read-only. */
+export interface ZygoteProgram {
+  readonly argv: readonly string[];
+  readonly readOnly: readonly string[];
+}
+
+/** A command as the zygote spawns it inside the standing sandbox. */
+export interface ZygoteCommand {
+  readonly file: string;
+  readonly args: string[];
+  /** The canonical working directory, inside the workspace or a read root. */
+  readonly cwd: string;
+  /** The command's environment with what bwrap would have set for it (HOME, TMPDIR, egress variables). */
+  readonly env: Record<string, string>;
 }
 
 /** The filesystem facts the layout needs, injected so the layout stays pure. */

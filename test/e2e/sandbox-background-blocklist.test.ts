@@ -110,9 +110,10 @@ describe.skipIf(!hasBwrap)('the blocklist check after a background process', () 
 describe.skipIf(!hasBwrap)('stub mount points (removed off the main thread)', () => {
   const STUBS = ['.ssh', '.aws', '.bashrc', '.envrc', '.vscode', '.mcp.json'];
 
-  it('are gone when an exec result returns, and when a background process is reported ended', async () => {
+  it('are gone when an exec result returns, and when a background process is reported ended (a bwrap per command)', async () => {
+    const perCommand = await createRuntime({ idleWorkers: 0, sandboxZygote: false });
     const ws = makeTempTree('tw-stubs', { 'a.txt': 'a\n', 'seen.sh': 'ls -a > seen.txt\n' });
-    const s = await open(ws);
+    const s = await perCommand.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required' });
     try {
       const exec = await s.call('bash', { command: 'sh seen.sh' });
       expect(exec.isError ?? false, textOf(exec)).toBe(false);
@@ -125,7 +126,27 @@ describe.skipIf(!hasBwrap)('stub mount points (removed off the main thread)', ()
       expect(STUBS.filter((name) => existsSync(ws.at(name)))).toEqual([]);
     } finally {
       await s.close();
+      await perCommand.close();
       ws.cleanup();
     }
+  });
+
+  it("stay while the session's zygote mounts them, and are gone once the session closed", async () => {
+    const ws = makeTempTree('tw-stubs', { 'a.txt': 'a\n', 'seen.sh': 'ls -a > seen.txt\n' });
+    const s = await open(ws);
+    try {
+      const exec = await s.call('bash', { command: 'sh seen.sh' });
+      expect(exec.isError ?? false, textOf(exec)).toBe(false);
+      expect(STUBS.every((name) => readFileSync(ws.at('seen.txt'), 'utf8').split('\n').includes(name))).toBe(true);
+      // Removing one would unmount it in the standing sandbox (and let the next command create that path).
+      expect(STUBS.filter((name) => !existsSync(ws.at(name)))).toEqual([]);
+      const id = await start(s, 'sh seen.sh');
+      expect(field(await statusUntilEnded(s, id), 'exitCode')).toBe(0);
+      expect(STUBS.filter((name) => !existsSync(ws.at(name)))).toEqual([]);
+    } finally {
+      await s.close();
+    }
+    expect(STUBS.filter((name) => existsSync(ws.at(name)))).toEqual([]);
+    ws.cleanup();
   });
 });

@@ -23,6 +23,8 @@ export interface DriverSettings {
   /** PATH of the driver's runtime (where it looks for bwrap and prlimit). */
   envPath?: string;
   excludedPaths?: string[];
+  /** The runtime's `sandboxZygote` option. @default the runtime's default */
+  sandboxZygote?: boolean;
 }
 
 const DRIVER = fileURLToPath(new URL('./sandbox-driver.mjs', import.meta.url));

@@ -1,0 +1,124 @@
+import { lstatSync } from 'node:fs';
+import type { SandboxScope, SandboxZygoteSupport } from '../../src/sandbox/types.js';
+import type { SpawnedGroup, SpawnGroupOptions } from '../processes/spawn-group.js';
+import type { BlockedGuard } from './blocked-guard.js';
+import { SandboxZygote, zygoteProgram } from './zygote.js';
+
+/** What a session's zygotes are built with, and how they hold the workspace's mount-point stubs. */
+export interface SessionZygoteOptions {
+  readonly support: SandboxZygoteSupport;
+  /** Starts a zygote from its argv. @default SandboxZygote.start */
+  readonly start?: (argv: readonly string[]) => Promise<SandboxZygote>;
+  /** Counts `paths` as mounted by one more running sandbox (see BashService's stub bookkeeping). */
+  hold(paths: readonly string[]): void;
+  /** The reverse of hold once the zygote is gone; removes the stubs nothing else mounts. */
+  release(paths: readonly string[]): Promise<void>;
+  warn(message: string): void;
+}
+
+/** One command's use of a zygote: how to spawn it there, and the zygote (to tell a lost sandbox after the fact). */
+export interface ZygoteLease {
+  readonly zygote: SandboxZygote;
+  spawn(opts: SpawnGroupOptions): Promise<SpawnedGroup>;
+}
+
+interface Started {
+  readonly zygote: SandboxZygote;
+  /** Every blocked path its mounts cover (bound read-only or stubbed), with the inode it had when it started. */
+  readonly mounts: ReadonlyMap<string, string>;
+  /** Settles once the zygote is gone and its stubs were released. */
+  readonly released: Promise<void>;
+}
+
+/**
+ * A session's standing sandboxes: at most one current zygote, started lazily at the first sandboxed command with
+ * that command's mounts. A later command uses it only when its own walk finds exactly the blocked paths the zygote
+ * mounted, each still the same inode; otherwise (the host ran `git init sub`, replaced `.git/config`, removed a
+ * stub) the zygote is retired (closed once its running commands end) and a fresh one is started with the new
+ * mounts, so a blocked path that exists is read-only for every command, as with a bwrap per command. A zygote that
+ * died is replaced the same way. If a zygote cannot start, the session falls back to a bwrap per command.
+ */
+export class SessionZygote {
+  readonly #options: SessionZygoteOptions;
+  #current: Promise<Started | undefined> | undefined;
+  readonly #all = new Set<Promise<Started | undefined>>();
+  #disabled = false;
+  #closed = false;
+
+  constructor(options: SessionZygoteOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * A zygote whose mounts are exactly `guard`'s for this command, started if need be; undefined when the session
+   * runs commands in a bwrap each (start failed, or closed). `held` are the stubs the command's guard holds.
+   */
+  async lease(guard: BlockedGuard, scope: SandboxScope, held: readonly string[]): Promise<ZygoteLease | undefined> {
+    if (this.#disabled || this.#closed) return undefined;
+    const pending = this.#current;
+    const current = await pending;
+    if (current !== undefined && current.zygote.failure === undefined && sameMounts(current.mounts, mountsOf([...guard.existing, ...guard.stubs]))) {
+      return this.#leaseOf(current.zygote, scope);
+    }
+    // Another command may have replaced it while this one waited: use that one if it fits, else start afresh.
+    if (this.#current !== pending) return this.lease(guard, scope, held);
+    current?.zygote.retire();
+    const fresh = await (this.#current = this.#start(scope, held));
+    return fresh === undefined || fresh.zygote.failure !== undefined ? undefined : this.#leaseOf(fresh.zygote, scope);
+  }
+
+  /** Kills every zygote of the session from outside and waits until each is gone and its stubs released. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#current = undefined;
+    const all = await Promise.all(this.#all);
+    await Promise.all(all.map((started) => started?.zygote.close()));
+    await Promise.all(all.map((started) => started?.released));
+  }
+
+  #leaseOf(zygote: SandboxZygote, scope: SandboxScope): ZygoteLease {
+    const { support } = this.#options;
+    return {
+      zygote,
+      spawn: (opts) => zygote.spawn(support.command([opts.shell.file, ...opts.shell.args(opts.command)], scope, opts.cwd, opts.env)),
+    };
+  }
+
+  #start(scope: SandboxScope, held: readonly string[]): Promise<Started | undefined> {
+    const { support, hold, release } = this.#options;
+    const start = this.#options.start ?? SandboxZygote.start;
+    hold(held);
+    const stubs = scope.stubsInWorkspace ?? [];
+    // The bound paths' inodes are taken before the start; the stubs exist (as bwrap's mount points) only after it.
+    const mounts = mountsOf(scope.blockedInWorkspace);
+    const started = start(support.argv(scope, zygoteProgram())).then(
+      (zygote): Started => {
+        const released = zygote.ended.then(() => release(held));
+        if (this.#closed) void zygote.close();
+        for (const [path, inode] of mountsOf(stubs)) mounts.set(path, inode);
+        return { zygote, mounts, released };
+      },
+      (error: unknown) => {
+        this.#disabled = true;
+        this.#options.warn(`the session's standing sandbox could not start, so each command gets a bubblewrap of its own: ${(error as Error).message}`);
+        void release(held);
+        return undefined;
+      },
+    );
+    this.#all.add(started);
+    return started;
+  }
+}
+function mountsOf(paths: readonly string[]): Map<string, string> {
+  return new Map(paths.map((path) => [path, inodeOf(path)]));
+}
+
+function inodeOf(path: string): string {
+  return lstatSync(path, { throwIfNoEntry: false })?.ino.toString() ?? 'missing';
+}
+
+function sameMounts(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [path, inode] of a) if (b.get(path) !== inode) return false;
+  return true;
+}
