@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SELF_TEST_PROPERTIES, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { detectSandbox, type SandboxDetection } from '../../runtime/sandbox/detect-sandbox.js';
-import { runSandboxSelfTest } from '../../runtime/sandbox/run-self-test.js';
+import { runSandboxSelfTest, runZygoteSelfTest } from '../../runtime/sandbox/run-self-test.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
@@ -13,6 +13,11 @@ export interface DoctorReport {
   readonly ok: boolean;
   readonly sandbox: SandboxDetection;
   readonly checks: readonly SelfTestCheck[];
+  /**
+   * The same properties proved for a command started by a session's standing sandbox (the zygote). A failure here is
+   * not fatal: the runtime then starts a bubblewrap per command, as with `sandboxZygote: false`.
+   */
+  readonly zygoteChecks: readonly SelfTestCheck[];
 }
 
 /**
@@ -28,7 +33,8 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<num
   }
   const sandbox = await detectSandbox();
   const checks = sandbox.available ? await runSandboxSelfTest(sandbox) : [];
-  const report: DoctorReport = { ok: sandbox.available && checks.every((c) => c.passed), sandbox, checks };
+  const zygoteChecks = sandbox.available ? await runZygoteSelfTest(sandbox) : [];
+  const report: DoctorReport = { ok: sandbox.available && checks.every((c) => c.passed), sandbox, checks, zygoteChecks };
   io.stdout(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
 }
@@ -42,9 +48,16 @@ function formatReport(report: DoctorReport): string {
     lines.push(`user namespace: ${sandbox.userNamespace ? 'yes' : 'no (commands share the host user namespace)'}`);
     lines.push(`prlimit: ${sandbox.prlimit ?? 'not found (no per-command rlimits)'}`);
   }
-  for (const check of report.checks) {
-    lines.push(`${check.passed ? 'pass' : 'FAIL'}  ${check.property.padEnd(24)} ${SELF_TEST_PROPERTIES[check.property]} (${check.detail.replaceAll('\t', ' ')})`);
+  lines.push(...report.checks.map(formatCheck));
+  if (report.zygoteChecks.length > 0) {
+    const held = report.zygoteChecks.every((c) => c.passed);
+    lines.push(`session sandbox (zygote): ${held ? 'used' : 'not used, each command gets a bubblewrap of its own'}`);
+    lines.push(...report.zygoteChecks.map((check) => `  ${formatCheck(check)}`));
   }
   lines.push(report.ok ? 'the OS sandbox holds every property' : "the OS sandbox is not fully usable: sandbox 'required' refuses sessions, 'auto' warns");
   return `${lines.join('\n')}\n`;
+}
+
+function formatCheck(check: SelfTestCheck): string {
+  return `${check.passed ? 'pass' : 'FAIL'}  ${check.property.padEnd(24)} ${SELF_TEST_PROPERTIES[check.property]} (${check.detail.replaceAll('\t', ' ')})`;
 }

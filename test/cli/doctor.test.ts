@@ -20,15 +20,24 @@ describe('toolwarden doctor', () => {
 
   it.runIf(detection.available)('prints the same report as JSON with --json', async () => {
     const result = await run(['--json']);
-    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { property: string; passed: boolean }[] };
+    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { property: string; passed: boolean }[]; zygoteChecks: { property: string; passed: boolean }[] };
     expect(report.ok).toBe(true);
     expect(report.checks).toHaveLength(8);
+    // The session sandbox (zygote) is proved with the same properties, for a command it starts.
+    expect(report.zygoteChecks.map((c) => [c.property, c.passed])).toEqual(report.checks.map((c) => [c.property, true]));
+  });
+
+  it.runIf(detection.available)('proves the same properties for a command the session sandbox (zygote) starts', async () => {
+    const result = await run([]);
+    expect(result.stdout).toMatch(/^session sandbox \(zygote\): used$/m);
+    expect(result.stdout).toMatch(/^ {2}pass\s+proc-sys-read-only\b/m);
+    expect(result.stdout).toMatch(/^ {2}pass\s+seccomp-active\b/m);
   });
 
   it('exits 1 and says why when bwrap is not on PATH', async () => {
     const result = await run(['--json'], { PATH: '/nonexistent' });
     expect(result.exitCode).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, sandbox: { available: false, reason: 'bwrap was not found on PATH' }, checks: [] });
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, sandbox: { available: false, reason: 'bwrap was not found on PATH' }, checks: [], zygoteChecks: [] });
   });
 
   it.runIf(detection.available)('exits 1 and names the failed property when prlimit is missing', async () => {
