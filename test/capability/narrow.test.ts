@@ -41,7 +41,7 @@ const FIELD_CASES: { field: keyof Capability; widen: NarrowRequest; narrowTo: Na
   { field: 'permissions', widen: { permissions: { bash: 'allow' } }, narrowTo: { permissions: { bash: 'deny' } }, holds: (c) => c.permissions.length === 2 },
   { field: 'sandbox', widen: { sandbox: 'off' }, narrowTo: { sandbox: 'required' }, holds: (c) => c.sandbox === 'required' },
   { field: 'net', widen: { net: ['evil.test'] }, narrowTo: { net: ['api.test'] }, holds: (c) => c.net !== false && c.net.join() === 'api.test' },
-  { field: 'credentials', widen: { credentials: ['AWS_KEY'] }, narrowTo: { credentials: ['GH_TOKEN'] }, holds: (c) => Object.keys(c.credentials ?? {}).join() === 'GH_TOKEN' && c.credentials?.['GH_TOKEN']?.value === 'ghp-real' },
+  { field: 'credentials', widen: { credentials: ['AWS_KEY'] }, narrowTo: { credentials: ['GH_TOKEN'] }, holds: (c) => Object.keys(c.credentials ?? {}).join() === 'GH_TOKEN' && JSON.stringify(c.credentials?.['GH_TOKEN']).includes('ghp-real') },
   { field: 'env', widen: { env: ['AWS_SECRET'] }, narrowTo: { env: ['PATH'] }, holds: (c) => Array.isArray(c.env) && c.env.join() === 'PATH' },
   { field: 'isolation', widen: { isolation: 'worker' }, narrowTo: { isolation: 'process' }, holds: (c) => c.isolation === 'process' },
   { field: 'blockedPaths', widen: { blockedPaths: { remove: ['.vscode'] } }, narrowTo: { blockedPaths: { add: ['.npmrc'] } }, holds: (c) => effectiveBlocklist(c).some((e) => blockedEntryName(e) === '.npmrc') },

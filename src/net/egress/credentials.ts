@@ -10,6 +10,17 @@ export interface Credential {
 /** A session's credentials by environment name. */
 export type Credentials = Readonly<Record<string, Credential>>;
 
+/**
+ * A credential named without its value, in a token a control plane mints for other nodes: the node that opens the
+ * token fills in the value of its own credential of that name (README "Tokens any node can verify").
+ */
+export interface CredentialReference {
+  readonly hosts: readonly string[];
+}
+
+/** Credentials as a capability carries them: values, or references a verifying node resolves. */
+export type CredentialGrants = Readonly<Record<string, Credential | CredentialReference>>;
+
 /** A credential as the proxy uses it: the placeholder the command sees stands for the value. */
 export interface PlacedCredential extends Credential {
   readonly name: string;
@@ -20,22 +31,26 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Checks the `credentials` option: `{ NAME: { value, hosts } }` with NAME an environment name, value a non-empty
- * string without CR, LF or NUL, and hosts a non-empty list of net entries other than `'*'`.
+ * string without CR, LF or NUL, and hosts a non-empty list of net entries other than `'*'`. With `references`,
+ * `{ NAME: { hosts } }` (no value) is accepted too, for a token another node resolves.
  * @throws ToolwardenError `INVALID_OPTIONS` naming the credential (never its value)
  */
-export function parseCredentials(value: unknown): Credentials {
+export function parseCredentials(value: unknown, references = false): CredentialGrants {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('credentials must be an object of { value, hosts } by environment name');
-  const out: Record<string, Credential> = {};
+  const out: Record<string, Credential | CredentialReference> = {};
   for (const [name, entry] of Object.entries(value)) {
     if (!NAME.test(name)) throw invalid(`credentials name ${JSON.stringify(name)} is not an environment variable name`);
     if (typeof entry !== 'object' || entry === null) throw invalid(`credentials.${name} must be { value, hosts }`);
     const { value: secret, hosts, ...rest } = entry as Record<string, unknown>;
     if (Object.keys(rest).length > 0) throw invalid(`credentials.${name} has unknown keys ${Object.keys(rest).join(', ')}`);
-    if (typeof secret !== 'string' || secret === '' || /[\r\n\0]/.test(secret)) throw invalid(`credentials.${name}.value must be a non-empty string without CR, LF or NUL`);
+    const reference = references && secret === undefined;
+    if (!reference && (typeof secret !== 'string' || secret === '' || /[\r\n\0]/.test(secret))) {
+      throw invalid(`credentials.${name}.value must be a non-empty string without CR, LF or NUL${references ? ', or absent to name the verifying node\'s credential' : ''}`);
+    }
     const list = validateNetPermission(hosts);
     if (list === false || list.length === 0) throw invalid(`credentials.${name}.hosts must be a non-empty list of hosts`);
     if (list.some((host) => host === '*' || host.startsWith('*:'))) throw invalid(`credentials.${name}.hosts must name hosts, not '*'`);
-    out[name] = { value: secret, hosts: list };
+    out[name] = reference ? { hosts: list } : { value: secret as string, hosts: list };
   }
   return out;
 }
@@ -44,15 +59,29 @@ export function parseCredentials(value: unknown): Credentials {
  * A child's credentials: the parent's, or only the names it lists (`credentials: ['NAME']`). A child cannot add a
  * credential, change a value or widen hosts; naming one the parent lacks is ESCALATION.
  */
-export function narrowCredentials(parent: Credentials | undefined, requested: readonly string[] | undefined, escalate: (why: string) => never): Credentials | undefined {
+export function narrowCredentials(parent: CredentialGrants | undefined, requested: readonly string[] | undefined, escalate: (why: string) => never): CredentialGrants | undefined {
   if (requested === undefined) return parent;
-  const kept: Record<string, Credential> = {};
+  const kept: Record<string, Credential | CredentialReference> = {};
   for (const name of requested) {
     const credential = parent?.[name];
     if (credential === undefined) escalate(`credential '${name}' is not the parent's`);
     kept[name] = credential;
   }
   return kept;
+}
+
+/**
+ * The credentials a session uses, all with values. A reference left unresolved is a bug: a token's references are
+ * resolved (or refused) when it is opened, and options with references are only minted.
+ * @throws ToolwardenError INTERNAL naming the credential
+ */
+export function heldCredentials(grants: CredentialGrants | undefined): Credentials {
+  const held: Record<string, Credential> = {};
+  for (const [name, grant] of Object.entries(grants ?? {})) {
+    if (!('value' in grant)) throw new ToolwardenError('INTERNAL', `credentials.${name} reached a session without its value`);
+    held[name] = grant;
+  }
+  return held;
 }
 
 /** Whether any credential may be sent to host:port (then its TLS is terminated and its headers rewritten). */
