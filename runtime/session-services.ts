@@ -90,6 +90,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
         sessionId: capability.sid,
         ...(capability.user === undefined ? {} : { user: capability.user }),
         net: capability.net,
+        maxConnections: capability.limits.egressMaxConnections,
         audit: (event) => runtime.audit.emit(event),
         commands: (): string[] => bash.runningCommands(),
       })

@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'SANDBOX_UNAVAILABLE',
   /** The network permission does not allow the host. */
   'NET_DENIED',
+  /** The session's commands already have `limits.egressMaxConnections` connections open through its egress proxy. */
+  'EGRESS_LIMIT',
   /** An MCP server failed to start, connect or answer. */
   'MCP_ERROR',
   /** A host-defined tool threw. */

@@ -28,6 +28,8 @@ export interface Limits {
   commandMemoryBytes: number;
   /** CPU seconds of each process of a sandboxed command (RLIMIT_CPU). @default 600 */
   commandCpuSeconds: number;
+  /** Connections a session's commands may have open at once through its egress proxy (EGRESS_LIMIT past it). @default 64 */
+  egressMaxConnections: number;
 }
 
 /** The defaults applied to every session. */
@@ -46,4 +48,5 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   commandMaxProcesses: 512,
   commandMemoryBytes: 8 * 1024 * 1024 * 1024,
   commandCpuSeconds: 600,
+  egressMaxConnections: 64,
 });

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
 import type { AuditEvent } from '../../../src/audit/audit-event.js';
 import { toPlainError, ToolwardenError } from '../../../src/errors.js';
+import { DEFAULT_LIMITS } from '../../../src/limits.js';
 import { matchingNetEntry, type NetPermission } from '../../../src/net/net-permission.js';
 import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, socksReply } from '../../../src/net/egress/socks5.js';
 import { resolveVettedAddress, systemLookup, type HostLookup } from '../resolve-vetted.js';
@@ -36,6 +37,8 @@ export interface EgressProxyOptions {
   readonly lookup?: HostLookup;
   /** CAs that upstream TLS of intercepted hosts is verified against. @default Node's roots */
   readonly upstreamCa?: string | readonly string[];
+  /** Client connections open at once (`limits.egressMaxConnections`); one more is refused with EGRESS_LIMIT. @default 64 */
+  readonly maxConnections?: number;
 }
 
 /** A running proxy; `close()` stops it and ends its connections. */
@@ -74,15 +77,27 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection
  * @example const proxy = await startEgressProxy({ sessionId, net: ['registry.npmjs.org'], socketPath, audit: sink.emit });
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const maxConnections = options.maxConnections ?? DEFAULT_LIMITS.egressMaxConnections;
+  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
+    throw new ToolwardenError('INVALID_OPTIONS', `egress maxConnections must be an integer >= 1, got ${String(maxConnections)}`);
+  }
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
-  const proxy = new ProxySession(options, track);
+  // Client connections holding a slot; one past the cap is answered (and audited) at its first request, then closed.
+  let admitted = 0;
+  const overLimit = new WeakSet<object>();
+  const proxy = new ProxySession(options, track, (socket) => overLimit.has(socket), maxConnections);
   const server = net.createServer((socket) => {
     track(socket);
+    if (admitted >= maxConnections) overLimit.add(socket);
+    else {
+      admitted += 1;
+      socket.once('close', () => (admitted -= 1));
+    }
     socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
@@ -112,10 +127,14 @@ class ProxySession {
   readonly #options: EgressProxyOptions;
   readonly #intercepted: http.Server;
   readonly #track: (socket: Duplex) => void;
+  readonly #overLimit: (socket: object) => boolean;
+  readonly #maxConnections: number;
 
-  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void) {
+  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void, overLimit: (socket: object) => boolean, maxConnections: number) {
     this.#options = options;
     this.#track = track;
+    this.#overLimit = overLimit;
+    this.#maxConnections = maxConnections;
     this.http = http.createServer();
     this.http.on('request', (req: IncomingMessage, res: ServerResponse) => this.#plainRequest(req, res));
     this.http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.#connect(req, socket, head));
@@ -148,6 +167,11 @@ class ProxySession {
         return;
       }
       const attempt = this.#attempt('socks', request.host, request.port);
+      if (this.#overLimit(socket)) {
+        socket.end(socksReply(SOCKS_REPLY.notAllowed));
+        this.#limitRefused(attempt);
+        return;
+      }
       if (request.command !== 1) {
         socket.end(socksReply(SOCKS_REPLY.commandNotSupported));
         this.#audit(attempt, 'deny', { code: 'INVALID_ARGS', message: `egress: SOCKS command ${request.command} is not supported (CONNECT only)` });
@@ -172,6 +196,11 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('connect', target.host, target.port);
+    if (this.#overLimit(socket)) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.#limitMessage()}\n`);
+      this.#limitRefused(attempt);
+      return;
+    }
     this.#vet(attempt).then(
       (vetted) => {
         if (this.#options.interceptor?.covers(attempt.host, attempt.port) === true) {
@@ -227,6 +256,11 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('http', url.hostname, url.port === '' ? 80 : Number(url.port));
+    if (this.#overLimit(req.socket)) {
+      refuseResponse(res, 429, 'EGRESS_LIMIT', this.#limitMessage());
+      this.#limitRefused(attempt);
+      return;
+    }
     this.#vet(attempt).then(
       (vetted) => this.#forward(attempt, vetted, req, res, http, `${url.pathname}${url.search}`),
       (error: unknown) => {
@@ -310,6 +344,14 @@ class ProxySession {
     const port = attempt.port;
     const address = await resolveVettedAddress(url, this.#options.net, this.#options.lookup ?? systemLookup, AbortSignal.timeout(VET_TIMEOUT_MS), 'egress');
     return { address, rule: `net '${matchingNetEntry(this.#options.net, url.hostname, port) ?? '?'}'` };
+  }
+
+  #limitMessage(): string {
+    return `egress: the session already has ${this.#maxConnections} connections open (limits.egressMaxConnections)`;
+  }
+
+  #limitRefused(attempt: Attempt): void {
+    this.#audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.#limitMessage(), rule: 'limits.egressMaxConnections' });
   }
 
   #refused(attempt: Attempt, error: unknown): void {

@@ -28,6 +28,8 @@ export interface SessionEgressOptions {
   readonly writeCa?: (dir: string) => { caBundle: string; caCert: string };
   readonly lookup?: HostLookup;
   readonly upstreamCa?: string | readonly string[];
+  /** Connections open at once (`limits.egressMaxConnections`). @default 64 */
+  readonly maxConnections?: number;
   /** Where socat is looked for. @default process.env.PATH */
   readonly path?: string;
 }
