@@ -39,9 +39,10 @@ export interface SessionOptions {
    * Credentials by environment name: commands see `NAME` set to a placeholder, and the egress proxy puts the value
    * in requests to `hosts` only. `mintToken` of a runtime with an Ed25519 private key also takes `{ hosts }` without
    * a value: the node that opens the token fills in its own credential of that name (`tokenBounds.credentials`).
+   * `in` says where the placeholder is replaced (`'header'`, `'body'`, `'query'`). @default in ['header']
    * @example { GITHUB_TOKEN: { value: 'ghp_...', hosts: ['api.github.com'] } }
    */
-  credentials?: Readonly<Record<string, { readonly value?: string; readonly hosts: readonly string[] }>>;
+  credentials?: Readonly<Record<string, { readonly value?: string; readonly hosts: readonly string[]; readonly in?: readonly ('header' | 'body' | 'query')[] }>>;
   /** Host environment variables commands may see (names or `PREFIX_*`), or an explicit map. @default [] */
   env?: readonly string[] | Readonly<Record<string, string>>;
   /** Charset of shell output, overriding detection. */

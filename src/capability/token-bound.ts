@@ -59,6 +59,9 @@ export function assertTokenWithinNode(capability: Capability, floor: NodeFloor):
     if (held === undefined) throw escalation(`credentials names '${name}', which this node does not hold (${Object.keys(floor.credentials).join(', ') || 'none'})`);
     const outside = netOutside(held.hosts, grant.hosts);
     if (outside !== undefined) throw escalation(`credentials.${name}.hosts grants '${outside}' beyond this node's hosts for it (${held.hosts.join(', ')})`);
+    const places = held.in ?? ['header'];
+    const place = (grant.in ?? ['header']).find((p) => !places.includes(p));
+    if (place !== undefined) throw escalation(`credentials.${name}.in puts it in '${place}', which this node's credential does not allow (${places.join(', ')})`);
   }
 }
 
@@ -70,7 +73,9 @@ export function assertTokenWithinNode(capability: Capability, floor: NodeFloor):
 export function bindTokenToNode(capability: Capability, floor: NodeFloor): Capability {
   assertTokenWithinNode(capability, floor);
   if (capability.credentials === undefined) return capability;
-  const credentials = Object.fromEntries(Object.entries(capability.credentials).map(([name, grant]) => [name, { value: floor.credentials[name]?.value ?? '', hosts: [...grant.hosts] }]));
+  const credentials = Object.fromEntries(
+    Object.entries(capability.credentials).map(([name, grant]) => [name, { value: floor.credentials[name]?.value ?? '', hosts: [...grant.hosts], ...(grant.in === undefined ? {} : { in: [...grant.in] }) }]),
+  );
   return { ...capability, credentials };
 }
 

@@ -1,6 +1,6 @@
 import { ToolwardenError } from '../errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import { heldCredentials, parseCredentials } from '../net/egress/credentials.js';
+import { heldCredentials, parseCredentials, type CredentialPlace } from '../net/egress/credentials.js';
 import { validateNetPermission } from '../net/net-permission.js';
 import { rejectUnknownKeys, requirePlainObject } from './plain-object.js';
 import { parseLimits } from './parse-limits.js';
@@ -16,7 +16,7 @@ export interface TokenBoundsOption {
   /** The highest limits it may set; unset limits are the defaults. @default DEFAULT_LIMITS */
   limits?: Partial<Limits>;
   /** The node's credentials, by environment name: a token names one (`{ hosts }`) and the node fills in the value. @default {} */
-  credentials?: Readonly<Record<string, { readonly value: string; readonly hosts: readonly string[] }>>;
+  credentials?: Readonly<Record<string, { readonly value: string; readonly hosts: readonly string[]; readonly in?: readonly CredentialPlace[] }>>;
 }
 
 const WHERE = 'tokenBounds';

@@ -12,7 +12,7 @@ const FLOOR: NodeFloor = {
   blocklist: DEFAULT_BLOCKLIST,
   net: ['api.test', '*.example.com', 'registry.test:443'],
   limits: { ...DEFAULT_LIMITS, commandTimeoutMs: 60_000, writeQuotaBytes: 1_000_000 },
-  credentials: { GH_TOKEN: { value: 'ghp-node-secret', hosts: ['api.test', 'uploads.test'] }, NPM_TOKEN: { value: 'npm-node-secret', hosts: ['registry.test:443'] } },
+  credentials: { GH_TOKEN: { value: 'ghp-node-secret', hosts: ['api.test', 'uploads.test'] }, NPM_TOKEN: { value: 'npm-node-secret', hosts: ['registry.test:443'], in: ['header', 'query'] } },
   mcpServerIds: ['gh', 'docs'],
 };
 
@@ -32,6 +32,7 @@ describe('a token from another signer asks no more than the node holds: ESCALATI
     ['credentials: a name the node does not hold', { credentials: { AWS_KEY: { hosts: ['api.test'] } } } as Partial<Capability>, "credentials names 'AWS_KEY', which this node does not hold"],
     ['credentials: hosts wider than the node credential', { credentials: { GH_TOKEN: { hosts: ['api.test', 'evil.test'] } } } as Partial<Capability>, "credentials.GH_TOKEN.hosts grants 'evil.test'"],
     ['credentials: a wildcard over the node credential hosts', { credentials: { NPM_TOKEN: { hosts: ['*.test'] } } } as Partial<Capability>, "credentials.NPM_TOKEN.hosts grants '*.test'"],
+    ['credentials: a place the node credential does not allow', { credentials: { GH_TOKEN: { hosts: ['api.test'], in: ['header', 'body'] } } } as Partial<Capability>, "credentials.GH_TOKEN.in puts it in 'body'"],
     ['credentials: a value carried in the token', { credentials: { GH_TOKEN: { value: 'from-the-token', hosts: ['api.test'] } } }, 'credentials.GH_TOKEN carries a value'],
     ['mcpServers: a server id the node does not configure', { mcpServers: ['gh', 'shadow:run_*'] }, "mcpServers names server 'shadow'"],
     ['limits: a limit left out (it would read as no limit at all)', { limits: Object.fromEntries(Object.entries(DEFAULT_LIMITS).filter(([key]) => key !== 'maxProcesses')) as unknown as Limits }, 'limits.maxProcesses is missing'],
@@ -60,6 +61,7 @@ describe('near misses: equal or narrower is accepted, and the node fills in its 
     ['net: none', { net: false }],
     ['credentials: none', { credentials: {} }],
     ['credentials: the node hosts exactly', { credentials: { GH_TOKEN: { hosts: ['api.test', 'uploads.test'] }, NPM_TOKEN: { hosts: ['registry.test:443'] } } } as Partial<Capability>],
+    ['credentials: a place the node allows', { credentials: { NPM_TOKEN: { hosts: ['registry.test:443'], in: ['query'] } } } as Partial<Capability>],
     ['mcpServers: configured ids, tool patterns', { mcpServers: ['gh:list_*', 'docs:read'] }],
     ['limits: exactly the node limits', { limits: { ...FLOOR.limits } }],
     ['limits: lower everywhere', { limits: Object.fromEntries(LIMIT_KEYS.map((key) => [key, Math.max(1, Math.floor(FLOOR.limits[key] / 2))])) as unknown as Limits }],

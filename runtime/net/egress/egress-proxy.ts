@@ -1,13 +1,14 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import net, { type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Transform, type Duplex } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
 import type { AuditEvent } from '../../../src/audit/audit-event.js';
 import { toPlainError, ToolwardenError } from '../../../src/errors.js';
 import { DEFAULT_LIMITS } from '../../../src/limits.js';
 import { matchingNetEntry, type NetPermission } from '../../../src/net/net-permission.js';
 import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, socksReply } from '../../../src/net/egress/socks5.js';
+import type { BodySubstitution } from '../../../src/net/egress/credential-places.js';
 import { resolveVettedAddress, systemLookup, type HostLookup } from '../resolve-vetted.js';
 
 /** How the proxy treats the hosts of a session's credentials (see credential-broker.ts). */
@@ -18,6 +19,10 @@ export interface EgressInterceptor {
   substitute(headers: IncomingHttpHeaders, host: string, port: number): OutgoingHttpHeaders;
   /** The server-side TLS context for `host`: a leaf certificate signed by the session CA. */
   secureContext(host: string): SecureContext;
+  /** The request target (`/path?query`) with placeholders of credentials that opted in to queries replaced, for host:port. */
+  substituteTarget(target: string, host: string, port: number): string;
+  /** A streaming replacement for the body of a request to host:port (credentials that opted in to bodies), if any. */
+  bodyFor(host: string, port: number): BodySubstitution | undefined;
 }
 
 /** What a session's egress proxy is built from. */
@@ -294,13 +299,18 @@ class ProxySession {
     const interceptor = this.#options.interceptor;
     const headers = withoutHopByHop(interceptor === undefined ? req.headers : interceptor.substitute(req.headers, attempt.host, attempt.port));
     headers['host'] = formatAuthority(attempt.host, attempt.port, transport === https ? 443 : 80);
+    const target = interceptor === undefined ? path : interceptor.substituteTarget(path, attempt.host, attempt.port);
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    const substitution = hasBody ? interceptor?.bodyFor(attempt.host, attempt.port) : undefined;
+    // A value need not be as long as its placeholder: such a body goes out chunked.
+    if (substitution !== undefined) delete headers['content-length'];
     let bytesOut = 0;
     let bytesIn = 0;
     const upstream = transport.request({
       host: vetted.address,
       port: attempt.port,
       method: req.method,
-      path,
+      path: target,
       headers,
       setHost: false,
       agent: false,
@@ -310,7 +320,11 @@ class ProxySession {
       this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
     };
     req.on('data', (chunk: Buffer) => (bytesOut += chunk.byteLength));
-    req.pipe(upstream);
+    if (substitution === undefined) req.pipe(upstream);
+    else {
+      const replacing = new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, substitution.push(chunk)), flush: (done) => done(null, substitution.end()) });
+      req.pipe(replacing).pipe(upstream);
+    }
     upstream.once('response', (response) => {
       const responseHeaders = withoutHopByHop(response.headers);
       res.writeHead(response.statusCode ?? 502, responseHeaders);

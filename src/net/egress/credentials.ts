@@ -1,10 +1,16 @@
 import { ToolwardenError } from '../../errors.js';
 import { isHostAllowed, validateNetPermission } from '../net-permission.js';
 
+/** Where in a request a credential's placeholder may be replaced by its value. */
+export const CREDENTIAL_PLACES = ['header', 'body', 'query'] as const;
+export type CredentialPlace = (typeof CREDENTIAL_PLACES)[number];
+
 /** One credential of a session: its value and the hosts (net entries) it may be sent to. */
 export interface Credential {
   readonly value: string;
   readonly hosts: readonly string[];
+  /** Where its placeholder is replaced in requests to those hosts (bodies and queries are opt-in). @default ['header'] */
+  readonly in?: readonly CredentialPlace[];
 }
 
 /** A session's credentials by environment name. */
@@ -16,6 +22,7 @@ export type Credentials = Readonly<Record<string, Credential>>;
  */
 export interface CredentialReference {
   readonly hosts: readonly string[];
+  readonly in?: readonly CredentialPlace[];
 }
 
 /** Credentials as a capability carries them: values, or references a verifying node resolves. */
@@ -41,7 +48,7 @@ export function parseCredentials(value: unknown, references = false): Credential
   for (const [name, entry] of Object.entries(value)) {
     if (!NAME.test(name)) throw invalid(`credentials name ${JSON.stringify(name)} is not an environment variable name`);
     if (typeof entry !== 'object' || entry === null) throw invalid(`credentials.${name} must be { value, hosts }`);
-    const { value: secret, hosts, ...rest } = entry as Record<string, unknown>;
+    const { value: secret, hosts, in: places, ...rest } = entry as Record<string, unknown>;
     if (Object.keys(rest).length > 0) throw invalid(`credentials.${name} has unknown keys ${Object.keys(rest).join(', ')}`);
     const reference = references && secret === undefined;
     if (!reference && (typeof secret !== 'string' || secret === '' || /[\r\n\0]/.test(secret))) {
@@ -50,7 +57,8 @@ export function parseCredentials(value: unknown, references = false): Credential
     const list = validateNetPermission(hosts);
     if (list === false || list.length === 0) throw invalid(`credentials.${name}.hosts must be a non-empty list of hosts`);
     if (list.some((host) => host === '*' || host.startsWith('*:'))) throw invalid(`credentials.${name}.hosts must name hosts, not '*'`);
-    out[name] = reference ? { hosts: list } : { value: secret as string, hosts: list };
+    const where = places === undefined ? {} : { in: parsePlaces(places, name) };
+    out[name] = reference ? { hosts: list, ...where } : { value: secret as string, hosts: list, ...where };
   }
   return out;
 }
@@ -84,6 +92,11 @@ export function heldCredentials(grants: CredentialGrants | undefined): Credentia
   return held;
 }
 
+/** The credentials whose value may be put in `place` of a request to host:port. */
+export function credentialsFor(credentials: readonly PlacedCredential[], place: CredentialPlace, host: string, port: number): PlacedCredential[] {
+  return credentials.filter((c) => (c.in ?? ['header']).includes(place) && isHostAllowed(c.hosts, host, port));
+}
+
 /** Whether any credential may be sent to host:port (then its TLS is terminated and its headers rewritten). */
 export function credentialsCover(credentials: readonly PlacedCredential[], host: string, port: number): boolean {
   return credentials.some((c) => isHostAllowed(c.hosts, host, port));
@@ -96,7 +109,7 @@ export function credentialsCover(credentials: readonly PlacedCredential[], host:
  * @example substituteHeader('Bearer tw-cred-K-1', 'authorization', creds, 'api.example.com', 443) // 'Bearer real'
  */
 export function substituteHeader(value: string, name: string, credentials: readonly PlacedCredential[], host: string, port: number): string {
-  const usable = credentials.filter((c) => isHostAllowed(c.hosts, host, port));
+  const usable = credentialsFor(credentials, 'header', host, port);
   if (usable.length === 0) return value;
   const replace = (text: string): string => usable.reduce((acc, c) => acc.split(c.placeholder).join(c.value), text);
   const basic = /^(basic\s+)([A-Za-z0-9+/=]+)$/i.exec(value);
@@ -106,6 +119,14 @@ export function substituteHeader(value: string, name: string, credentials: reado
     if (replaced !== decoded) return `${basic[1] ?? 'Basic '}${Buffer.from(replaced, 'utf8').toString('base64')}`;
   }
   return replace(value);
+}
+
+function parsePlaces(places: unknown, name: string): CredentialPlace[] {
+  const known: readonly unknown[] = CREDENTIAL_PLACES;
+  if (!Array.isArray(places) || places.length === 0 || !places.every((place) => known.includes(place))) {
+    throw invalid(`credentials.${name}.in must be a non-empty list of ${CREDENTIAL_PLACES.map((p) => `'${p}'`).join(', ')}`);
+  }
+  return [...new Set(places as CredentialPlace[])];
 }
 
 function invalid(message: string): ToolwardenError {
