@@ -23,6 +23,8 @@ export interface DriverSettings {
   /** PATH of the driver's runtime (where it looks for bwrap and prlimit). */
   envPath?: string;
   excludedPaths?: string[];
+  /** The session's `net` (default false). */
+  net?: false | string[];
 }
 
 const DRIVER = fileURLToPath(new URL('./sandbox-driver.mjs', import.meta.url));

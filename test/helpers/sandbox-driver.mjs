@@ -1,14 +1,14 @@
 // Runs bash commands in one sandbox-'required' session of the built runtime and prints their results as JSON, so
 // a test can run the same commands as root and, through runuser, as an unprivileged user.
-// argv[2]: JSON { workspaceRoot, commands: string[], limits?: object, sandbox?: mode, envPath?: PATH for the runtime }
+// argv[2]: JSON { workspaceRoot, commands: string[], limits?: object, sandbox?: mode, envPath?: PATH for the runtime, net? }
 import { createRuntime } from '../../dist/runtime/index.js';
 
-const { workspaceRoot, commands, limits, sandbox = 'required', envPath, excludedPaths } = JSON.parse(process.argv[2] ?? '{}');
+const { workspaceRoot, commands, limits, sandbox = 'required', envPath, excludedPaths, net } = JSON.parse(process.argv[2] ?? '{}');
 if (envPath !== undefined) process.env.PATH = envPath;
 const rt = await createRuntime({ idleWorkers: 1 });
 const results = [];
 try {
-  const session = await rt.openSession({ workspaceRoot, tools: ['bash'], sandbox, ...(limits ? { limits } : {}), ...(excludedPaths ? { excludedPaths } : {}) });
+  const session = await rt.openSession({ workspaceRoot, tools: ['bash'], sandbox, ...(limits ? { limits } : {}), ...(excludedPaths ? { excludedPaths } : {}), ...(net === undefined ? {} : { net }) });
   for (const command of commands) {
     const result = await session.call('bash', { command });
     const sc = result.structuredContent ?? {};
