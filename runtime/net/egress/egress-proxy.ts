@@ -4,7 +4,8 @@ import net, { type Socket } from 'node:net';
 import { Transform, type Duplex } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
 import type { AuditEvent } from '../../../src/audit/audit-event.js';
-import { toPlainError, ToolwardenError } from '../../../src/errors.js';
+import { ToolwardenError } from '../../../src/errors.js';
+import { describe, formatAuthority, parseAuthority, refuseResponse, withoutHopByHop } from './proxy-wire.js';
 import { DEFAULT_LIMITS } from '../../../src/limits.js';
 import { matchingNetEntry, type NetPermission } from '../../../src/net/net-permission.js';
 import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, socksReply } from '../../../src/net/egress/socks5.js';
@@ -70,7 +71,6 @@ interface Vetted {
 const VET_TIMEOUT_MS = 10_000;
 // A connection that sends nothing this long after it opens is closed, so idle sockets cannot pile up.
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
  * Starts a session's egress proxy on a unix socket: HTTP CONNECT, absolute-URI HTTP requests and SOCKS5 CONNECT
@@ -401,31 +401,3 @@ class ProxySession {
 
 // Which CONNECT an intercepted TLS socket came from (the http server hands requests their socket only).
 const intercepts = new WeakMap<object, { attempt: Attempt; vetted: Vetted }>();
-
-function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
-  if (match === null) return undefined;
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65535 ? { host: match[1] ?? '', port } : undefined;
-}
-
-function formatAuthority(host: string, port: number, defaultPort: number): string {
-  const bracketed = net.isIPv6(host) ? `[${host}]` : host;
-  return port === defaultPort ? bracketed : `${bracketed}:${port}`;
-}
-
-function withoutHopByHop(headers: IncomingHttpHeaders | OutgoingHttpHeaders): OutgoingHttpHeaders {
-  const connectionListed = String(headers['connection'] ?? '').toLowerCase().split(',').map((name) => name.trim());
-  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !HOP_BY_HOP.has(name) && !connectionListed.includes(name)));
-}
-
-function refuseResponse(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain', 'x-toolwarden-code': code, connection: 'close' });
-  res.end(`${message}\n`);
-}
-
-function describe(error: unknown): { code: string; message: string } {
-  if (error instanceof ToolwardenError) return { code: error.code, message: error.message };
-  const plain = toPlainError(error);
-  return { code: plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, message: `egress: ${plain.message}` };
-}
