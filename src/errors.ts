@@ -25,7 +25,7 @@ export const ERROR_CODES = [
   'SESSION_CLOSED',
   /** A capability token is malformed, tampered with, expired or from another runtime. */
   'TOKEN_INVALID',
-  /** A child session or a user asked for more than its parent or tenant allows. */
+  /** A child session or a user asked for more than its parent or tenant allows, or a token from another signer more than the node. */
   'ESCALATION',
   /** Options passed to the runtime or a session are invalid. */
   'INVALID_OPTIONS',
