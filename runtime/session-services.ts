@@ -91,6 +91,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
         ...(capability.user === undefined ? {} : { user: capability.user }),
         net: capability.net,
         maxConnections: capability.limits.egressMaxConnections,
+        maxBytes: capability.limits.egressMaxBytes,
         audit: (event) => runtime.audit.emit(event),
         commands: (): string[] => bash.runningCommands(),
       })

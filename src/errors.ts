@@ -55,7 +55,7 @@ export const ERROR_CODES = [
   'SANDBOX_UNAVAILABLE',
   /** The network permission does not allow the host. */
   'NET_DENIED',
-  /** The session's commands already have `limits.egressMaxConnections` connections open through its egress proxy. */
+  /** The session's commands already have `limits.egressMaxConnections` connections open through its egress proxy, or moved `limits.egressMaxBytes`. */
   'EGRESS_LIMIT',
   /** An MCP server failed to start, connect or answer. */
   'MCP_ERROR',

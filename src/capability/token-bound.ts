@@ -1,5 +1,5 @@
 import { ToolwardenError } from '../errors.js';
-import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { DEFAULT_LIMITS, UNLIMITED_AT_ZERO, type Limits } from '../limits.js';
 import { parseMcpEntry } from '../mcp/entries.js';
 import type { Credentials } from '../net/egress/credentials.js';
 import type { NetPermission } from '../net/net-permission.js';
@@ -18,7 +18,7 @@ export interface NodeFloor {
   readonly blocklist: readonly BlockedEntry[];
   /** The widest network a token may grant (see `netOutside`: exact hosts need exact node entries). */
   readonly net: NetPermission;
-  /** The highest limits a token may set (`writeQuotaBytes: 0`, unlimited, only when the node's is 0). */
+  /** The highest limits a token may set (0, unlimited, of `UNLIMITED_AT_ZERO` only when the node's is 0). */
   readonly limits: Readonly<Limits>;
   /** The node's credentials: a token names one of them and at most its hosts; the value is always the node's. */
   readonly credentials: Credentials;
@@ -84,9 +84,8 @@ function assertLimitsWithin(limits: Readonly<Limits>, bound: Readonly<Limits>): 
     const value: unknown = limits[key];
     const ceiling = bound[key];
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw escalation(`limits.${key} is missing or not an integer (this node's is ${ceiling})`);
-    // 0 means unlimited for the write quota.
-    const unlimited = key === 'writeQuotaBytes' && value === 0;
-    if (key === 'writeQuotaBytes' && ceiling === 0) continue;
+    const unlimited = UNLIMITED_AT_ZERO.has(key) && value === 0;
+    if (UNLIMITED_AT_ZERO.has(key) && ceiling === 0) continue;
     if (unlimited || value > ceiling) throw escalation(`limits.${key}=${value}${unlimited ? ' (unlimited)' : ''} exceeds this node's ${ceiling}`);
   }
 }

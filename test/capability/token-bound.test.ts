@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { bindTokenToNode, type NodeFloor } from '../../src/capability/token-bound.js';
-import { DEFAULT_LIMITS, type Limits } from '../../src/limits.js';
+import { DEFAULT_LIMITS, UNLIMITED_AT_ZERO, type Limits } from '../../src/limits.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { makeCapability } from '../helpers/capability.js';
 
@@ -11,14 +11,14 @@ const FLOOR: NodeFloor = {
   toolModules: ['file:///tools/a.js'],
   blocklist: DEFAULT_BLOCKLIST,
   net: ['api.test', '*.example.com', 'registry.test:443'],
-  limits: { ...DEFAULT_LIMITS, commandTimeoutMs: 60_000, writeQuotaBytes: 1_000_000 },
+  limits: { ...DEFAULT_LIMITS, commandTimeoutMs: 60_000, writeQuotaBytes: 1_000_000, egressMaxBytes: 10_000_000 },
   credentials: { GH_TOKEN: { value: 'ghp-node-secret', hosts: ['api.test', 'uploads.test'] }, NPM_TOKEN: { value: 'npm-node-secret', hosts: ['registry.test:443'], in: ['header', 'query'] } },
   mcpServerIds: ['gh', 'docs'],
 };
 
 /** A token as a control plane mints it: within the node everywhere, credentials named by reference. */
 const token = (overrides: Partial<Capability> = {}): Capability =>
-  makeCapability({ net: ['api.test'], limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 1000 }, credentials: { GH_TOKEN: { hosts: ['api.test'] } }, env: [], ...overrides } as Partial<Capability>);
+  makeCapability({ net: ['api.test'], limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 1000, egressMaxBytes: 1000 }, credentials: { GH_TOKEN: { hosts: ['api.test'] } }, env: [], ...overrides } as Partial<Capability>);
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 
@@ -35,11 +35,15 @@ describe('a token from another signer asks no more than the node holds: ESCALATI
     ['credentials: a place the node credential does not allow', { credentials: { GH_TOKEN: { hosts: ['api.test'], in: ['header', 'body'] } } } as Partial<Capability>, "credentials.GH_TOKEN.in puts it in 'body'"],
     ['credentials: a value carried in the token', { credentials: { GH_TOKEN: { value: 'from-the-token', hosts: ['api.test'] } } }, 'credentials.GH_TOKEN carries a value'],
     ['mcpServers: a server id the node does not configure', { mcpServers: ['gh', 'shadow:run_*'] }, "mcpServers names server 'shadow'"],
-    ['limits: a limit left out (it would read as no limit at all)', { limits: Object.fromEntries(Object.entries(DEFAULT_LIMITS).filter(([key]) => key !== 'maxProcesses')) as unknown as Limits }, 'limits.maxProcesses is missing'],
-    ['limits: writeQuotaBytes 0 (unlimited) under a quota', { limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 0 } }, "limits.writeQuotaBytes=0 (unlimited) exceeds this node's 1000000"],
-    ...LIMIT_KEYS.filter((key) => key !== 'writeQuotaBytes').map((key): [string, Partial<Capability>, string] => [
+    ['limits: a limit left out (it would read as no limit at all)', { limits: Object.fromEntries(Object.entries({ ...DEFAULT_LIMITS, writeQuotaBytes: 1000, egressMaxBytes: 1000 }).filter(([key]) => key !== 'maxProcesses')) as unknown as Limits }, 'limits.maxProcesses is missing'],
+    ...[...UNLIMITED_AT_ZERO].map((key): [string, Partial<Capability>, string] => [
+      `limits: ${key} 0 (unlimited) under the node's bound`,
+      { limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 1000, egressMaxBytes: 1000, [key]: 0 } },
+      `limits.${key}=0 (unlimited) exceeds this node's ${FLOOR.limits[key]}`,
+    ]),
+    ...LIMIT_KEYS.map((key): [string, Partial<Capability>, string] => [
       `limits.${key} above the node's`,
-      { limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 1000, [key]: FLOOR.limits[key] + 1 } },
+      { limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 1000, egressMaxBytes: 1000, [key]: FLOOR.limits[key] + 1 } },
       `limits.${key}=${FLOOR.limits[key] + 1} exceeds this node's ${FLOOR.limits[key]}`,
     ]),
   ])('%s', (_name, overrides, message) => {
@@ -75,7 +79,7 @@ describe('near misses: equal or narrower is accepted, and the node fills in its 
   });
 
   it('an unlimited write quota stays allowed under an unlimited node', () => {
-    const unlimited: NodeFloor = { ...FLOOR, limits: { ...FLOOR.limits, writeQuotaBytes: 0 } };
-    expect(() => bindTokenToNode(token({ limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 0 } }), unlimited)).not.toThrow();
+    const unlimited: NodeFloor = { ...FLOOR, limits: { ...FLOOR.limits, writeQuotaBytes: 0, egressMaxBytes: 0 } };
+    expect(() => bindTokenToNode(token({ limits: { ...DEFAULT_LIMITS, writeQuotaBytes: 0, egressMaxBytes: 0 } }), unlimited)).not.toThrow();
   });
 });

@@ -103,3 +103,72 @@ describe('a session has at most limits.egressMaxConnections egress connections a
     await expect(startEgressProxy({ sessionId: 's', net: false, socketPath: join(dir, 'x.sock'), audit: () => undefined, maxConnections: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('maxConnections') });
   });
 });
+
+describe('a session moves at most limits.egressMaxBytes through its proxy (0: unlimited)', () => {
+  const BODY = 'x'.repeat(200_000);
+  let big: Server;
+  let bigPort = 0;
+
+  beforeAll(async () => {
+    big = createServer((_req, res) => res.end(BODY));
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', () => resolve()));
+    bigPort = (big.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    big.closeAllConnections();
+    await new Promise((resolve) => big.close(resolve));
+  });
+
+  /**
+   * GET through the proxy, in absolute form or inside a CONNECT tunnel; resolves with what arrived before the proxy
+   * closed the connection.
+   */
+  function fetchThrough(socketPath: string, via: 'http' | 'connect' = 'http'): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = net.connect(socketPath);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
+      socket.on('error', () => undefined);
+      const get = (target: string): string => `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1:${bigPort}\r\nconnection: close\r\n\r\n`;
+      if (via === 'http') socket.write(get(`http://127.0.0.1:${bigPort}/`));
+      else socket.write(`CONNECT 127.0.0.1:${bigPort} HTTP/1.1\r\nhost: 127.0.0.1:${bigPort}\r\n\r\n${get('/')}`);
+    });
+  }
+
+  async function withProxy(maxBytes: number | undefined, body: (socketPath: string, audit: AuditEvent[]) => Promise<void>): Promise<void> {
+    const audit: AuditEvent[] = [];
+    const started = await startEgressProxy({ sessionId: 's-bytes', net: [`127.0.0.1:${bigPort}`], socketPath: join(dir, `bytes-${maxBytes ?? 'default'}.sock`), audit: (e) => audit.push(e), ...(maxBytes === undefined ? {} : { maxBytes }) });
+    try {
+      await body(started.socketPath, audit);
+    } finally {
+      await started.close();
+    }
+  }
+
+  it('has a default of 0, unlimited', () => {
+    expect(DEFAULT_LIMITS.egressMaxBytes).toBe(0);
+  });
+
+  it.each(['http', 'connect'] as const)('cuts the %s connection that passes the cap, audits it, and refuses the next with EGRESS_LIMIT', async (via) => {
+    await withProxy(50_000, async (socketPath, audit) => {
+      const cut = await fetchThrough(socketPath, via);
+      expect(cut.length).toBeLessThan(BODY.length);
+      await vi.waitFor(() => expect(audit.some((e) => e.rule === 'limits.egressMaxBytes')).toBe(true), { timeout: 3_000, interval: 20 });
+      expect(audit.find((e) => e.rule === 'limits.egressMaxBytes')).toMatchObject({ decision: 'deny', code: 'EGRESS_LIMIT', args: { host: '127.0.0.1', port: bigPort } });
+      const next = await fetchThrough(socketPath);
+      expect(next).toMatch(/^HTTP\/1.1 429[\s\S]*x-toolwarden-code: EGRESS_LIMIT[\s\S]*limits.egressMaxBytes/);
+    });
+  });
+
+  it.each<[string, number | undefined]>([
+    ['under the cap', 1_000_000],
+    ['unlimited (0)', 0],
+    ['the default', undefined],
+  ])('near miss: %s, the whole body arrives', async (_name, maxBytes) => {
+    await withProxy(maxBytes, async (socketPath) => {
+      expect(await fetchThrough(socketPath)).toContain(BODY);
+      expect(await fetchThrough(socketPath, 'connect')).toContain(BODY);
+    });
+  });
+});

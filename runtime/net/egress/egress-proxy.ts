@@ -45,7 +45,12 @@ export interface EgressProxyOptions {
   readonly upstreamCa?: string | readonly string[];
   /** Client connections open at once (`limits.egressMaxConnections`); one more is refused with EGRESS_LIMIT. @default 64 */
   readonly maxConnections?: number;
+  /** Bytes moved in all, both ways (`limits.egressMaxBytes`); the connection passing it is cut, EGRESS_LIMIT. 0: unlimited. @default 0 */
+  readonly maxBytes?: number;
 }
+
+/** The limit a refusal or a cut connection names. */
+type EgressLimit = 'egressMaxConnections' | 'egressMaxBytes';
 
 /** A running proxy; `close()` stops it and ends its connections. */
 export interface EgressProxy {
@@ -86,6 +91,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
     throw new ToolwardenError('INVALID_OPTIONS', `egress maxConnections must be an integer >= 1, got ${String(maxConnections)}`);
   }
+  const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.egressMaxBytes;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new ToolwardenError('INVALID_OPTIONS', `egress maxBytes must be an integer >= 0, got ${String(maxBytes)}`);
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);
@@ -95,7 +102,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   // Client connections holding a slot; one past the cap is answered (and audited) at its first request, then closed.
   let admitted = 0;
   const overLimit = new WeakSet<object>();
-  const proxy = new ProxySession(options, track, (socket) => overLimit.has(socket), maxConnections);
+  const proxy = new ProxySession(options, track, (socket) => overLimit.has(socket), { egressMaxConnections: maxConnections, egressMaxBytes: maxBytes });
   const server = net.createServer((socket) => {
     track(socket);
     if (admitted >= maxConnections) overLimit.add(socket);
@@ -132,14 +139,16 @@ class ProxySession {
   readonly #options: EgressProxyOptions;
   readonly #intercepted: http.Server;
   readonly #track: (socket: Duplex) => void;
-  readonly #overLimit: (socket: object) => boolean;
-  readonly #maxConnections: number;
+  readonly #overConnections: (socket: object) => boolean;
+  readonly #limits: Readonly<Record<EgressLimit, number>>;
+  /** Bytes moved so far, both ways, by every connection of the session. */
+  #bytes = 0;
 
-  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void, overLimit: (socket: object) => boolean, maxConnections: number) {
+  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void, overConnections: (socket: object) => boolean, limits: Readonly<Record<EgressLimit, number>>) {
     this.#options = options;
     this.#track = track;
-    this.#overLimit = overLimit;
-    this.#maxConnections = maxConnections;
+    this.#overConnections = overConnections;
+    this.#limits = limits;
     this.http = http.createServer();
     this.http.on('request', (req: IncomingMessage, res: ServerResponse) => this.#plainRequest(req, res));
     this.http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.#connect(req, socket, head));
@@ -172,9 +181,10 @@ class ProxySession {
         return;
       }
       const attempt = this.#attempt('socks', request.host, request.port);
-      if (this.#overLimit(socket)) {
+      const limit = this.#limitReached(socket);
+      if (limit !== undefined) {
         socket.end(socksReply(SOCKS_REPLY.notAllowed));
-        this.#limitRefused(attempt);
+        this.#limitRefused(attempt, limit);
         return;
       }
       if (request.command !== 1) {
@@ -201,9 +211,10 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('connect', target.host, target.port);
-    if (this.#overLimit(socket)) {
-      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.#limitMessage()}\n`);
-      this.#limitRefused(attempt);
+    const limit = this.#limitReached(socket);
+    if (limit !== undefined) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.#limitMessage(limit)}\n`);
+      this.#limitRefused(attempt, limit);
       return;
     }
     this.#vet(attempt).then(
@@ -228,17 +239,28 @@ class ProxySession {
     const upstream = net.connect({ host: vetted.address, port: attempt.port });
     this.#track(upstream);
     let opened = false;
+    let cut = false;
+    const meter = (chunk: Buffer): void => {
+      if (this.#spend(chunk.byteLength) || cut) return;
+      cut = true;
+      client.destroy();
+      upstream.destroy();
+    };
     upstream.once('connect', () => {
       opened = true;
       onOpen();
       if (head.length > 0) upstream.write(head);
+      client.on('data', meter);
+      upstream.on('data', meter);
       client.pipe(upstream);
       upstream.pipe(client);
       client.resume();
     });
     upstream.once('close', () => {
       client.destroy();
-      if (opened) this.#audit(attempt, 'allow', { rule: vetted.rule, address: vetted.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead });
+      const bytes = { address: vetted.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead };
+      if (cut) this.#limitRefused(attempt, 'egressMaxBytes', bytes);
+      else if (opened) this.#audit(attempt, 'allow', { rule: vetted.rule, ...bytes });
       else {
         onFail();
         this.#audit(attempt, 'error', { rule: vetted.rule, address: vetted.address, code: 'IO_ERROR', message: `egress: cannot connect to ${vetted.address}:${attempt.port}` });
@@ -261,9 +283,10 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('http', url.hostname, url.port === '' ? 80 : Number(url.port));
-    if (this.#overLimit(req.socket)) {
-      refuseResponse(res, 429, 'EGRESS_LIMIT', this.#limitMessage());
-      this.#limitRefused(attempt);
+    const limit = this.#limitReached(req.socket);
+    if (limit !== undefined) {
+      refuseResponse(res, 429, 'EGRESS_LIMIT', this.#limitMessage(limit));
+      this.#limitRefused(attempt, limit);
       return;
     }
     this.#vet(attempt).then(
@@ -316,10 +339,23 @@ class ProxySession {
       agent: false,
       ...(transport === https ? { servername: attempt.host.replace(/^\[|\]$/g, ''), ...(this.#options.upstreamCa === undefined ? {} : { ca: this.#options.upstreamCa as string | string[] }) } : {}),
     });
-    const done = (decision: 'allow' | 'error', message?: string): void => {
-      this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
+    let finished = false;
+    const done = (decision: 'allow' | 'error' | 'cut', message?: string): void => {
+      if (finished) return;
+      finished = true;
+      if (decision === 'cut') this.#limitRefused(attempt, 'egressMaxBytes', { address: vetted.address, bytesOut, bytesIn });
+      else this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
     };
-    req.on('data', (chunk: Buffer) => (bytesOut += chunk.byteLength));
+    const meter = (chunk: Buffer): void => {
+      if (this.#spend(chunk.byteLength) || finished) return;
+      done('cut');
+      upstream.destroy();
+      res.destroy();
+    };
+    req.on('data', (chunk: Buffer) => {
+      bytesOut += chunk.byteLength;
+      meter(chunk);
+    });
     if (substitution === undefined) req.pipe(upstream);
     else {
       const replacing = new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, substitution.push(chunk)), flush: (done) => done(null, substitution.end()) });
@@ -328,7 +364,10 @@ class ProxySession {
     upstream.once('response', (response) => {
       const responseHeaders = withoutHopByHop(response.headers);
       res.writeHead(response.statusCode ?? 502, responseHeaders);
-      response.on('data', (chunk: Buffer) => (bytesIn += chunk.byteLength));
+      response.on('data', (chunk: Buffer) => {
+        bytesIn += chunk.byteLength;
+        meter(chunk);
+      });
       response.pipe(res);
       response.once('end', () => done('allow'));
       response.once('error', () => res.destroy());
@@ -360,12 +399,30 @@ class ProxySession {
     return { address, rule: `net '${matchingNetEntry(this.#options.net, url.hostname, port) ?? '?'}'` };
   }
 
-  #limitMessage(): string {
-    return `egress: the session already has ${this.#maxConnections} connections open (limits.egressMaxConnections)`;
+  /** Which limit refuses a new request on `socket`: its connection is past the cap, or the session's bytes are spent. */
+  #limitReached(socket: object): EgressLimit | undefined {
+    if (this.#overConnections(socket)) return 'egressMaxConnections';
+    return this.#bytesSpent() ? 'egressMaxBytes' : undefined;
   }
 
-  #limitRefused(attempt: Attempt): void {
-    this.#audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.#limitMessage(), rule: 'limits.egressMaxConnections' });
+  #bytesSpent(): boolean {
+    return this.#limits.egressMaxBytes > 0 && this.#bytes > this.#limits.egressMaxBytes;
+  }
+
+  /** Counts `n` bytes moved; false once the session has moved more than `limits.egressMaxBytes`. */
+  #spend(n: number): boolean {
+    this.#bytes += n;
+    return !this.#bytesSpent();
+  }
+
+  #limitMessage(limit: EgressLimit): string {
+    return limit === 'egressMaxConnections'
+      ? `egress: the session already has ${this.#limits.egressMaxConnections} connections open (limits.egressMaxConnections)`
+      : `egress: the session has moved its ${this.#limits.egressMaxBytes} bytes (limits.egressMaxBytes)`;
+  }
+
+  #limitRefused(attempt: Attempt, limit: EgressLimit, bytes: { bytesOut?: number; bytesIn?: number; address?: string } = {}): void {
+    this.#audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.#limitMessage(limit), rule: `limits.${limit}`, ...bytes });
   }
 
   #refused(attempt: Attempt, error: unknown): void {

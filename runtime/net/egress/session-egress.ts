@@ -30,6 +30,8 @@ export interface SessionEgressOptions {
   readonly upstreamCa?: string | readonly string[];
   /** Connections open at once (`limits.egressMaxConnections`). @default 64 */
   readonly maxConnections?: number;
+  /** Bytes moved in all (`limits.egressMaxBytes`), 0 unlimited. @default 0 */
+  readonly maxBytes?: number;
   /** Where socat is looked for. @default process.env.PATH */
   readonly path?: string;
 }
