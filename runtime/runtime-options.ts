@@ -7,6 +7,7 @@ import type { Approver } from './policy/policy-gate.js';
 import { ToolwardenError } from '../src/errors.js';
 import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import type { TokenKeysOption } from '../src/capability/token-keys.js';
+import type { TokenBoundsOption } from '../src/capability/token-bounds-option.js';
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
@@ -18,6 +19,12 @@ export interface RuntimeOptions {
    * HS256 tokens of `key` are accepted either way.
    */
   tokenKeys?: TokenKeysOption;
+  /**
+   * What an Ed25519 token (signed by another party) may have at most on this node: `net`, `limits`, and the node's
+   * own `credentials`, which such a token names without their values (see README, "Tokens any node can verify").
+   * @default no network, the default limits, no credentials
+   */
+  tokenBounds?: TokenBoundsOption;
   /** Idle workers kept started so opening a session does not wait for a boot. @default 2 */
   idleWorkers?: number;
   /** Sessions open at once in this runtime. @default 1024 */
@@ -65,7 +72,7 @@ export interface RuntimeOptions {
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'key', 'tokenKeys', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
+  'key', 'tokenKeys', 'tokenBounds', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
   'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths', 'allowSharedPidNamespace', 'sandboxZygote',
 ] satisfies (keyof RuntimeOptions)[]);
 

@@ -6,7 +6,8 @@ import { narrowCapability, parseNarrowRequest, type NarrowRequest } from '../src
 import { childExpiry, DEFAULT_TOKEN_TTL_SECONDS } from '../src/capability/expiry.js';
 import { nowSeconds, signCapability, verifyCapability, type TokenSigner } from '../src/capability/token.js';
 import { parseTokenKeys, publicJwks, type TokenKeys } from '../src/capability/token-keys.js';
-import { assertTokenWithinNode } from '../src/capability/token-bound.js';
+import { bindTokenToNode, type NodeFloor } from '../src/capability/token-bound.js';
+import { parseTokenBounds } from '../src/capability/token-bounds-option.js';
 import type { JSONWebKeySet } from 'jose';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
@@ -67,6 +68,8 @@ export class Runtime {
   readonly #tenants: TenantsOption | undefined;
   /** The blocklist sessions start from (`DEFAULT_BLOCKLIST` edited by the runtime's `blockedPaths`). */
   readonly #blocklist: readonly BlockedEntry[];
+  /** The node's bound on network, limits and credentials for tokens signed by another party (`tokenBounds`). */
+  readonly #tokenBounds: Pick<NodeFloor, 'net' | 'limits' | 'credentials'>;
   /** Host tool listings per module set (the runtime's modules plus a session's own). */
   readonly #hostToolSets = new Map<string, Promise<Map<string, ToolInfo>>>();
   #sandboxDetection: Promise<SandboxDetection> | undefined;
@@ -82,6 +85,7 @@ export class Runtime {
     this.#key = normalizeKey(options.key);
     this.#tokenKeys = options.tokenKeys === undefined ? undefined : parseTokenKeys(options.tokenKeys);
     this.#signer = this.#tokenKeys?.signer ?? this.#key;
+    this.#tokenBounds = parseTokenBounds(options.tokenBounds);
     this.#blocklist = applyBlockedPathsOption(DEFAULT_BLOCKLIST, options.blockedPaths, 'createRuntime blockedPaths');
     const mcpServers = options.mcpServers === undefined ? undefined : validateMcpServers(options.mcpServers);
     const given = options.tenants ?? options.tenantOf;
@@ -165,7 +169,8 @@ export class Runtime {
     if (this.#tokenKeys !== undefined && this.#tokenKeys.signer === undefined) {
       throw new ToolwardenError('INVALID_OPTIONS', 'mintToken: this runtime verifies tokens only (tokenKeys has publicKeys and no privateKey)');
     }
-    const capability = await this.#capabilityFrom(options);
+    // Only a token for other nodes may name a credential without its value: the node opening it fills it in.
+    const capability = await this.#capabilityFrom(options, !(this.#signer instanceof Uint8Array));
     return signCapability(capability, this.#signer, options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
   }
 
@@ -175,17 +180,26 @@ export class Runtime {
    */
   async verifyToken(token: string): Promise<TokenInfo> {
     this.#assertOpen();
-    const { capability, expiresAt, signedBy } = await verifyCapability(token, this.#key, this.#tokenKeys);
-    this.#assertTokenBounds(capability, signedBy);
+    const verified = await verifyCapability(token, this.#key, this.#tokenKeys);
+    const capability = this.#boundToken(verified.capability, verified.signedBy);
+    const { expiresAt } = verified;
     return { sid: capability.sid, ...(capability.user === undefined ? {} : { user: capability.user }), expiresAt, tools: [...capability.tools], workspaceRoot: capability.workspaceRoot };
   }
 
-  /** A verified token's capability within its user's tenant and, when another party signed it, within this node. */
-  #assertTokenBounds(capability: Capability, signedBy: 'hs256' | 'ed25519'): void {
+  /**
+   * A verified token's capability within its user's tenant and, when another party signed it, within this node, its
+   * credential references filled with the node's values.
+   */
+  #boundToken(capability: Capability, signedBy: 'hs256' | 'ed25519'): Capability {
     assertCapabilityWithinTenant(capability, resolveTenant(this.#tenants, capability.user));
-    if (signedBy === 'ed25519') {
-      assertTokenWithinNode(capability, { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules, blocklist: this.#blocklist });
-    }
+    if (signedBy === 'hs256') return capability;
+    return bindTokenToNode(capability, {
+      sandbox: this.#options.sandbox ?? 'auto',
+      toolModules: this.#runtimeModules,
+      blocklist: this.#blocklist,
+      ...this.#tokenBounds,
+      mcpServerIds: this.#services.mcp?.serverIds ?? [],
+    });
   }
 
   /** The Ed25519 public keys this runtime accepts, as a JWKS to hand to serving nodes; empty without `tokenKeys`. */
@@ -206,9 +220,9 @@ export class Runtime {
     let token: string | (() => string);
     let expiresAt: number;
     if (options.token !== undefined) {
-      let signedBy: 'hs256' | 'ed25519';
-      ({ capability, expiresAt, signedBy } = await verifyCapability(options.token, this.#key, this.#tokenKeys));
-      this.#assertTokenBounds(capability, signedBy);
+      const verified = await verifyCapability(options.token, this.#key, this.#tokenKeys);
+      capability = this.#boundToken(verified.capability, verified.signedBy);
+      expiresAt = verified.expiresAt;
       if (this.#sessions.has(capability.sid) || this.#opening.has(capability.sid)) {
         throw new ToolwardenError('TOKEN_INVALID', `token ${capability.sid} is already bound to an open session; mint a new one`);
       }
@@ -233,8 +247,8 @@ export class Runtime {
     await this.#services.audit.close();
   }
 
-  /** Validates options against the user's tenant and builds the capability. */
-  async #capabilityFrom(options: SessionOptions): Promise<Capability> {
+  /** Validates options against the user's tenant and builds the capability (`credentialReferences`: see buildCapability). */
+  async #capabilityFrom(options: SessionOptions, credentialReferences = false): Promise<Capability> {
     const tenant = resolveTenant(this.#tenants, options.user);
     const bound = bindSessionToTenant(
       { ...(options.tools ? { tools: [...options.tools] } : {}), ...(options.mcpServers ? { mcpServers: [...options.mcpServers] } : {}) },
@@ -252,6 +266,7 @@ export class Runtime {
         ...(options.permissions ? { permissions: validatePermissionSpec(options.permissions, 'openSession permissions') } : {}),
       },
       { sandbox: this.#options.sandbox ?? 'auto', toolModules: this.#runtimeModules, blocklist: this.#blocklist },
+      credentialReferences,
     );
     assertCapabilityWithinTenant(capability, tenant);
     assertMcpConfigured(this.#services.mcp, capability);

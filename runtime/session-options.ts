@@ -37,9 +37,12 @@ export interface SessionOptions {
   net?: false | readonly string[];
   /**
    * Credentials by environment name: commands see `NAME` set to a placeholder, and the egress proxy puts the value
-   * in requests to `hosts` only. @example { GITHUB_TOKEN: { value: 'ghp_...', hosts: ['api.github.com'] } }
+   * in requests to `hosts` only. `mintToken` of a runtime with an Ed25519 private key also takes `{ hosts }` without
+   * a value: the node that opens the token fills in its own credential of that name (`tokenBounds.credentials`).
+   * `in` says where the placeholder is replaced (`'header'`, `'body'`, `'query'`). @default in ['header']
+   * @example { GITHUB_TOKEN: { value: 'ghp_...', hosts: ['api.github.com'] } }
    */
-  credentials?: Readonly<Record<string, { readonly value: string; readonly hosts: readonly string[] }>>;
+  credentials?: Readonly<Record<string, { readonly value?: string; readonly hosts: readonly string[]; readonly in?: readonly ('header' | 'body' | 'query')[] }>>;
   /** Host environment variables commands may see (names or `PREFIX_*`), or an explicit map. @default [] */
   env?: readonly string[] | Readonly<Record<string, string>>;
   /** Charset of shell output, overriding detection. */
@@ -75,11 +78,11 @@ export type { CapabilityDefaults } from '../src/capability/fields.js';
 
 /**
  * Validates session options and builds the canonical capability (roots realpath'ed, limits filled in), field by
- * field from `CAPABILITY_FIELDS`.
+ * field from `CAPABILITY_FIELDS`. `credentialReferences` lets credentials omit their value (minting for other nodes).
  */
-export function buildCapability(options: SessionOptions, defaults: CapabilityDefaults): Capability {
+export function buildCapability(options: SessionOptions, defaults: CapabilityDefaults, credentialReferences = false): Capability {
   checkOptionKeys(options);
-  return { sid: randomUUID(), ...parseCapabilityFields(options, { defaults, canonicalDirectory }) };
+  return { sid: randomUUID(), ...parseCapabilityFields(options, { defaults, canonicalDirectory, credentialReferences }) };
 }
 
 /** Resolves a directory option to its canonical absolute path, which must exist. */

@@ -18,6 +18,7 @@ import type { ShellSpec } from './processes/index.js';
 import type { SandboxChoice } from './sandbox/create-sandbox.js';
 import { BashService } from './shell/bash-service.js';
 import { createCredentialBroker } from './net/egress/credential-broker.js';
+import { heldCredentials } from '../src/net/egress/credentials.js';
 import { needsEgress, startSessionEgress } from './net/egress/session-egress.js';
 import { CallTracker } from './broker/call-tracker.js';
 import { isBuiltinTool } from '../src/tools/builtin-schemas.js';
@@ -83,14 +84,16 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   if (charset.warning) log('toolwarden', { event: 'charset' }, charset.warning);
   // Sandboxed commands of a session with a host list reach those hosts through its own proxy, and nothing else;
   // credentials exist only there (commands see placeholders).
-  const hasCredentials = Object.keys(capability.credentials ?? {}).length > 0;
-  const credentialBroker = hasCredentials ? createCredentialBroker(capability.sid, capability.credentials ?? {}) : undefined;
+  const credentials = heldCredentials(capability.credentials);
+  const credentialBroker = Object.keys(credentials).length > 0 ? createCredentialBroker(capability.sid, credentials) : undefined;
   const egress = sandbox.sandbox.kind === 'bubblewrap' && needsEgress(capability.net)
     ? await startSessionEgress({
         ...(credentialBroker === undefined ? {} : { interceptor: credentialBroker, placeholders: credentialBroker.placeholders, writeCa: credentialBroker.writeCa }),
         sessionId: capability.sid,
         ...(capability.user === undefined ? {} : { user: capability.user }),
         net: capability.net,
+        maxConnections: capability.limits.egressMaxConnections,
+        maxBytes: capability.limits.egressMaxBytes,
         audit: (event) => runtime.audit.emit(event),
         commands: (): string[] => bash.runningCommands(),
       })

@@ -25,7 +25,7 @@ export const ERROR_CODES = [
   'SESSION_CLOSED',
   /** A capability token is malformed, tampered with, expired or from another runtime. */
   'TOKEN_INVALID',
-  /** A child session or a user asked for more than its parent or tenant allows. */
+  /** A child session or a user asked for more than its parent or tenant allows, or a token from another signer more than the node. */
   'ESCALATION',
   /** Options passed to the runtime or a session are invalid. */
   'INVALID_OPTIONS',
@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'SANDBOX_UNAVAILABLE',
   /** The network permission does not allow the host. */
   'NET_DENIED',
+  /** The session's commands already have `limits.egressMaxConnections` connections open through its egress proxy, or moved `limits.egressMaxBytes`. */
+  'EGRESS_LIMIT',
   /** An MCP server failed to start, connect or answer. */
   'MCP_ERROR',
   /** A host-defined tool threw. */

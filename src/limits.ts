@@ -28,7 +28,14 @@ export interface Limits {
   commandMemoryBytes: number;
   /** CPU seconds of each process of a sandboxed command (RLIMIT_CPU). @default 600 */
   commandCpuSeconds: number;
+  /** Connections a session's commands may have open at once through its egress proxy (EGRESS_LIMIT past it). @default 64 */
+  egressMaxConnections: number;
+  /** Bytes (both ways) a session's commands may move through its egress proxy in all; 0 means unlimited. @default 0 */
+  egressMaxBytes: number;
 }
+
+/** The limits for which 0 means unlimited (the others need at least 1): a child or a token asks 0 only under 0. */
+export const UNLIMITED_AT_ZERO: ReadonlySet<keyof Limits> = new Set(['writeQuotaBytes', 'egressMaxBytes']);
 
 /** The defaults applied to every session. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -46,4 +53,6 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   commandMaxProcesses: 512,
   commandMemoryBytes: 8 * 1024 * 1024 * 1024,
   commandCpuSeconds: 600,
+  egressMaxConnections: 64,
+  egressMaxBytes: 0,
 });

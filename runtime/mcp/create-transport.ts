@@ -3,6 +3,7 @@ import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/std
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
+import { createSecretFetch } from './secret-fetch.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** A client transport for one server config, with the stderr of a stdio server captured. */
@@ -12,10 +13,11 @@ export interface CreatedTransport {
 }
 
 /**
- * Builds the SDK transport for a filled-in server config. Stdio children get the SDK's minimal default env
- * (HOME, PATH, ...) plus the config's `env`, never the host's whole environment.
+ * Builds the SDK transport for a server config. Stdio children get the SDK's minimal default env (HOME, PATH, ...)
+ * plus the config's (filled-in) `env`, never the host's whole environment. An HTTP server's headers may still hold
+ * `${user.<secret>}` placeholders: with `secrets`, they are filled per request, for the server's origin only.
  */
-export function createTransport(config: McpServerConfig): CreatedTransport {
+export function createTransport(config: McpServerConfig, secrets: Readonly<Record<string, string>> = {}): CreatedTransport {
   if ('command' in config) {
     const params: StdioServerParameters = { command: config.command, stderr: 'pipe' };
     if (config.args) params.args = config.args;
@@ -26,6 +28,8 @@ export function createTransport(config: McpServerConfig): CreatedTransport {
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     return { transport, stderr };
   }
+  const url = new URL(config.url);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
-  return { transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit }), stderr: undefined };
+  const fetch = Object.keys(secrets).length > 0 ? { fetch: createSecretFetch(url, secrets) } : {};
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit, ...fetch }), stderr: undefined };
 }

@@ -3,6 +3,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
+import { redactSecrets } from '../../src/mcp/secret-redaction.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { ToolAnnotations } from '../../src/tools/tool-presentation.js';
 import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
@@ -26,11 +27,14 @@ interface Live {
 
 /**
  * One client connection to one MCP server (for one user, if per-user). Connects lazily, caches the tool
- * list until the server says it changed, and replaces itself after the transport fails.
+ * list until the server says it changed, and replaces itself after the transport fails. With `secrets` (a per-user
+ * connection's), HTTP headers are filled per request for the server's origin only, and every result, tool listing
+ * and error has the values replaced by their placeholders.
  */
 export class McpConnection {
   readonly #serverId: string;
   readonly #config: McpServerConfig;
+  readonly #secrets: Readonly<Record<string, string>>;
   readonly #connectTimeoutMs: number;
   readonly #onToolsChanged: () => void;
   #live: Promise<Live> | undefined;
@@ -40,15 +44,40 @@ export class McpConnection {
   #closed = false;
   readonly #closing = new Set<Promise<void>>();
 
-  constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void) {
+  constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void, secrets: Readonly<Record<string, string>> = {}) {
     this.#serverId = serverId;
     this.#config = config;
+    this.#secrets = secrets;
     this.#connectTimeoutMs = connectTimeoutMs;
     this.#onToolsChanged = onToolsChanged;
   }
 
   /** The server's tools, from the cache when it is still valid. */
   async listTools(): Promise<McpToolInfo[]> {
+    try {
+      return redactSecrets(await this.#listTools(), this.#secrets);
+    } catch (error) {
+      throw this.#redacted(error);
+    }
+  }
+
+  /** Calls one tool. Connection and protocol failures throw (the hub turns them into results). */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
+    try {
+      return redactSecrets(await this.#callTool(tool, args, signal, timeoutMs), this.#secrets);
+    } catch (error) {
+      throw this.#redacted(error);
+    }
+  }
+
+  /** An error with the secrets' values replaced in its message (a server may quote a credential back). */
+  #redacted(error: unknown): unknown {
+    if (!(error instanceof ToolwardenError)) return error;
+    const message = redactSecrets(error.message, this.#secrets);
+    return message === error.message ? error : new ToolwardenError(error.code, message);
+  }
+
+  async #listTools(): Promise<McpToolInfo[]> {
     if (this.#tools) return this.#tools;
     const generation = this.#toolsGeneration;
     const live = await this.#connect();
@@ -76,8 +105,7 @@ export class McpConnection {
     return tools;
   }
 
-  /** Calls one tool. Connection and protocol failures throw (the hub turns them into results). */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
+  async #callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<ToolResult> {
     const live = await this.#connect();
     const options: { signal?: AbortSignal; timeout?: number } = {};
     if (signal) options.signal = signal;
@@ -115,7 +143,7 @@ export class McpConnection {
   }
 
   async #start(): Promise<Live> {
-    const { transport, stderr } = createTransport(this.#config);
+    const { transport, stderr } = createTransport(this.#config, this.#secrets);
     const client = new Client({ name: 'toolwarden', version: '0.1.0' }, { capabilities: {} });
     const live: Live = { client, stderr };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {

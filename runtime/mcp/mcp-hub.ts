@@ -1,7 +1,7 @@
 import { ToolwardenError } from '../../src/errors.js';
 import { isMcpToolAllowed, parseMcpEntries } from '../../src/mcp/entries.js';
 import type { McpEntry } from '../../src/mcp/entries.js';
-import { fillSecretPlaceholders } from '../../src/mcp/placeholders.js';
+import { fillSecretPlaceholders, secretsUsedBy } from '../../src/mcp/placeholders.js';
 import { validateMcpServerConfig, validateMcpServers } from '../../src/mcp/server-config.js';
 import type { McpServerConfig, McpServersOption } from '../../src/mcp/server-config.js';
 import { createTenantContext, resolveTenant } from '../../src/tenants/tenant-config.js';
@@ -137,24 +137,32 @@ export class McpHub {
     const key = perUser ? `${serverId}\u0000${user}` : serverId;
     let connection = this.#connections.get(key);
     if (!connection) {
-      const filled = perUser ? this.#buildUserConfig(serverId, config, user ?? '') : (config as McpServerConfig);
+      const built = perUser ? this.#buildUserConfig(serverId, config, user ?? '') : { config: config as McpServerConfig, secrets: {} };
       const notifyUser = perUser ? user : undefined;
-      connection = new McpConnection(serverId, filled, this.#connectTimeoutMs, () => this.#notify(serverId, notifyUser));
+      connection = new McpConnection(serverId, built.config, this.#connectTimeoutMs, () => this.#notify(serverId, notifyUser), built.secrets);
       this.#connections.set(key, connection);
     }
     return { connection, tenantEntries };
   }
 
-  #buildUserConfig(serverId: string, config: McpServersOption[string], user: string): McpServerConfig {
+  /**
+   * A per-user server's config for `user`, and the secrets its connection keeps out of results: a stdio server's env
+   * is filled now; an HTTP server's headers keep their placeholders, filled per request for its own origin only; a
+   * config function received every secret of the user, so all of them are redacted.
+   */
+  #buildUserConfig(serverId: string, config: McpServersOption[string], user: string): { config: McpServerConfig; secrets: Record<string, string> } {
     const context = createTenantContext(user, resolveTenant(this.#tenants, user));
-    if (typeof config !== 'function') return fillSecretPlaceholders(config, context, serverId);
+    if (typeof config !== 'function') {
+      const secrets = secretsUsedBy(config, context, serverId);
+      return { config: 'command' in config ? fillSecretPlaceholders(config, context, serverId) : { ...config }, secrets };
+    }
     let built: unknown;
     try {
       built = config(context);
     } catch (error) {
       throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${serverId}: the config function threw for user '${user}': ${(error as Error).message}`);
     }
-    return validateMcpServerConfig(serverId, built);
+    return { config: validateMcpServerConfig(serverId, built), secrets: { ...context.secrets } };
   }
 
   #notify(serverId: string, user: string | undefined): void {

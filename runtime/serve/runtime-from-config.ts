@@ -9,7 +9,7 @@ import type { SessionOptions } from '../session-options.js';
 
 /**
  * Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox,
- * audit, and the public keys capability tokens are verified with.
+ * audit, and the public keys capability tokens are verified with and what such tokens may have at most.
  */
 export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: { sandbox?: SandboxMode | undefined; idleWorkers?: number } = {}): RuntimeOptions {
   const options: RuntimeOptions = {};
@@ -25,6 +25,7 @@ export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: {
   if (config?.audit !== undefined) options.audit = { ...config.audit };
   if (overrides.idleWorkers !== undefined) options.idleWorkers = overrides.idleWorkers;
   if (config?.tokenPublicKeys !== undefined) options.tokenKeys = { publicKeys: readPublicKeys(config.tokenPublicKeys) };
+  if (config?.tokenBounds !== undefined) options.tokenBounds = config.tokenBounds;
   return options;
 }
 

@@ -1,4 +1,4 @@
-import type { Credentials } from '../net/egress/credentials.js';
+import type { CredentialGrants } from '../net/egress/credentials.js';
 import type { Limits } from '../limits.js';
 import type { PermissionSpec } from '../policy/types.js';
 import type { BlockedEntry } from '../path-guard/blocklist.js';
@@ -41,9 +41,10 @@ export interface Capability {
   readonly net: false | readonly string[];
   /**
    * Credentials by environment name: commands see a placeholder, and the egress proxy puts the value in requests
-   * to the credential's hosts only (README "Credentials by placeholder").
+   * to the credential's hosts only (README "Credentials by placeholder"). A token a control plane mints may carry
+   * references (`{ hosts }`) instead, which the node opening it fills from its own credentials.
    */
-  readonly credentials?: Credentials;
+  readonly credentials?: CredentialGrants;
   /** Host environment variables commands may see: names or `PREFIX_*` patterns, or an explicit map. */
   readonly env: readonly string[] | Readonly<Record<string, string>>;
   /** Explicit charset for shell output, if any. */

@@ -27,6 +27,8 @@ export interface ParseContext {
   defaults: CapabilityDefaults;
   /** The canonical absolute path of an existing directory (realpath), else INVALID_OPTIONS naming `name`. */
   canonicalDirectory(value: unknown, name: string): string;
+  /** Whether credentials may be references without a value (minting for other nodes). @default false */
+  credentialReferences?: boolean;
 }
 
 /** Path and MCP decisions the narrowing needs, injected so this stays pure. */
@@ -142,7 +144,7 @@ export const CAPABILITY_FIELDS: { readonly [K in CapabilityField]-?: FieldSpec<K
   },
   credentials: {
     default: () => undefined,
-    parse: (value) => parseCredentials(value),
+    parse: (value, ctx) => parseCredentials(value, ctx.credentialReferences === true),
     request: (value) => stringArray(value, 'attenuate credentials'),
     narrow: ({ parent, request, escalate }) => narrowCredentials(parent.credentials, request.credentials, escalate),
   },

@@ -1,20 +1,20 @@
-import type { Limits } from '../limits.js';
+import { UNLIMITED_AT_ZERO, type Limits } from '../limits.js';
 
 /** Throws ESCALATION naming what a child asked beyond its parent. */
 export type Escalate = (what: string) => never;
 
 /**
- * Limits of a child, from its request's parsed limits: each at most the parent's (`writeQuotaBytes: 0`, unlimited,
- * only under an unlimited parent).
+ * Limits of a child, from its request's parsed limits: each at most the parent's (0, unlimited, of
+ * `UNLIMITED_AT_ZERO` only under an unlimited parent).
  */
 export function narrowLimits(parent: Readonly<Limits>, requested: Readonly<Partial<Limits>> | undefined, escalate: Escalate): Limits {
   const limits: Limits = { ...parent };
   if (requested === undefined) return limits;
   for (const [key, value] of Object.entries(requested) as [keyof Limits, number][]) {
     const ceiling = parent[key];
-    // 0 means unlimited for the write quota: a child of a quota'd parent cannot ask for unlimited.
-    const parentUnlimited = key === 'writeQuotaBytes' && ceiling === 0;
-    const unlimited = key === 'writeQuotaBytes' && value === 0;
+    // 0 means unlimited for these: a child of a bounded parent cannot ask for unlimited.
+    const parentUnlimited = UNLIMITED_AT_ZERO.has(key) && ceiling === 0;
+    const unlimited = UNLIMITED_AT_ZERO.has(key) && value === 0;
     if (!parentUnlimited && (unlimited || value > ceiling)) escalate(`limit ${key}=${value} exceeds the parent's ${ceiling}`);
     limits[key] = value;
   }

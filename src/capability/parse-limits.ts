@@ -1,10 +1,10 @@
 import { ToolwardenError } from '../errors.js';
-import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { DEFAULT_LIMITS, UNLIMITED_AT_ZERO, type Limits } from '../limits.js';
 import { requirePlainObject } from './plain-object.js';
 
-/** The smallest value each limit takes: `writeQuotaBytes` 0 means unlimited, every other limit needs at least 1. */
+/** The smallest value each limit takes: 0 (unlimited) for `UNLIMITED_AT_ZERO`, at least 1 for every other limit. */
 function minimumOf(key: keyof Limits): number {
-  return key === 'writeQuotaBytes' ? 0 : 1;
+  return UNLIMITED_AT_ZERO.has(key) ? 0 : 1;
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ToolwardenError } from '../errors.js';
 import type { SandboxMode } from '../capability/capability.js';
+import { parseTokenBounds, type TokenBoundsOption } from '../capability/token-bounds-option.js';
 import { validateMcpServers, type McpServerConfig } from '../mcp/index.js';
 import { validatePermissionSpec, type KnownTools, type PermissionSpec } from '../policy/index.js';
 import { validateTenantConfig, type TenantConfig } from '../tenants/index.js';
@@ -32,6 +33,8 @@ export interface ServeConfig {
    * names, within that user's tenant. A JWKS file (absolute path) or a JWKS given inline.
    */
   tokenPublicKeys?: { file: string } | { keys: unknown[] };
+  /** What such a capability token may have at most on this node: net, limits, the node's credentials (the runtime option). */
+  tokenBounds?: TokenBoundsOption;
   sandbox?: SandboxMode;
   /** Close an MCP session after this long without a request. @default 900000 (15 minutes) */
   idleTimeoutMs: number;
@@ -65,7 +68,7 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -94,6 +97,10 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
   if (raw['tokenPublicKeys'] !== undefined) config.tokenPublicKeys = parseTokenPublicKeys(raw['tokenPublicKeys'], baseDir);
+  if (raw['tokenBounds'] !== undefined) {
+    parseTokenBounds(raw['tokenBounds'] as TokenBoundsOption);
+    config.tokenBounds = raw['tokenBounds'] as TokenBoundsOption;
+  }
   if (raw['admin'] !== undefined) config.admin = parseAdmin(raw['admin'], config.tokens);
   if (raw['dashboard'] !== undefined) config.dashboard = parseDashboard(raw['dashboard'], config.admin !== undefined);
   return config;

@@ -141,6 +141,70 @@ describe('a token from another signer is bounded by the node it opens on', () =>
   });
 });
 
+describe('a token from another signer stays within the node on net, limits, credentials and MCP servers', () => {
+  const bounds = { net: ['api.test', '*.example.com'], limits: { commandTimeoutMs: 60_000 }, credentials: { GH_TOKEN: { value: 'ghp-node-secret', hosts: ['api.test'] } } };
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ["net '*' (commands would share the host network)", { net: ['*'] }, "net grants '*'"],
+    ['a net host the node does not list', { net: ['evil.test'] }, "net grants 'evil.test'"],
+    ['a private address', { net: ['127.0.0.1'] }, "net grants '127.0.0.1'"],
+    ['a timeout above the node', { limits: { commandTimeoutMs: 60_001 } }, 'limits.commandTimeoutMs=60001'],
+    ['more processes than the node', { limits: { maxProcesses: 9 } }, 'limits.maxProcesses=9'],
+    ['a credential the node does not hold', { credentials: { AWS_KEY: { hosts: ['api.test'] } } }, "credentials names 'AWS_KEY'"],
+    ['a credential sent to more hosts than the node', { credentials: { GH_TOKEN: { hosts: ['api.test', 'evil.test'] } } }, "credentials.GH_TOKEN.hosts grants 'evil.test'"],
+    ['a credential value from the token', { credentials: { GH_TOKEN: { value: 'from-the-token', hosts: ['api.test'] } } }, 'credentials.GH_TOKEN carries a value'],
+  ])('refuses %s with ESCALATION naming the field', async (_name, extra, message) => {
+    const bounded = await createRuntime({ idleWorkers: 0, tokenKeys: { publicKeys: pair.publicKeys }, tokenBounds: bounds });
+    const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], ...extra });
+    await expect(bounded.verifyToken(token)).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining(message) });
+    await expect(bounded.openSession({ token })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining(message) });
+    await bounded.close();
+  });
+
+  it('refuses any network on a node without tokenBounds (the strictest default)', async () => {
+    const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], net: ['api.test'] });
+    await expect(node.openSession({ token })).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining("net grants 'api.test' beyond this node's net (none)") });
+  });
+
+  it('refuses an MCP server the node does not configure', async () => {
+    const mcp = await createRuntime({ idleWorkers: 0, tokenKeys: { privateKey: pair.privateKey }, mcpServers: { shadow: { url: 'http://127.0.0.1:9/mcp' } } });
+    const token = await mcp.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], mcpServers: ['shadow'], user: 'alice' });
+    await mcp.close();
+    await expect(node.verifyToken(token)).rejects.toMatchObject({ code: 'ESCALATION', message: expect.stringContaining("mcpServers names server 'shadow'") });
+  });
+
+  it('near miss: equal or narrower net, limits and credentials open, with the value from the node', async () => {
+    const bounded = await createRuntime({ idleWorkers: 0, tokenKeys: { publicKeys: pair.publicKeys }, tokenBounds: bounds });
+    const token = await control.mintToken({
+      workspaceRoot: ws.root, tools: ['read_file'], net: ['api.test', '*.cdn.example.com'], limits: { commandTimeoutMs: 60_000, maxProcesses: 2 },
+      credentials: { GH_TOKEN: { hosts: ['api.test'] } },
+    });
+    expect(JSON.stringify(claimsOf(token))).not.toContain('ghp-node-secret');
+    const s = await bounded.openSession({ token });
+    expect(s.capability.credentials).toEqual({ GH_TOKEN: { value: 'ghp-node-secret', hosts: ['api.test'] } });
+    expect(s.capability.limits).toMatchObject({ commandTimeoutMs: 60_000, maxProcesses: 2 });
+    await s.close();
+    await bounded.close();
+  });
+
+  it('only a runtime minting for other nodes names a credential without its value', async () => {
+    await expect(node.openSession({ workspaceRoot: ws.root, tools: ['read_file'], credentials: { GH_TOKEN: { hosts: ['api.test'] } } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('credentials.GH_TOKEN.value') });
+    const local = await createRuntime({ idleWorkers: 0 });
+    await expect(local.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], credentials: { GH_TOKEN: { hosts: ['api.test'] } } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await local.close();
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an unknown field', { hosts: ['a'] }, "unknown tokenBounds option 'hosts'"],
+    ['a bad net entry', { net: ['a b'] }, 'tokenBounds.net'],
+    ['a string limit', { limits: { maxProcesses: '9' } }, 'tokenBounds.limits.maxProcesses'],
+    ['a credential without value', { credentials: { GH: { hosts: ['api.test'] } } }, 'tokenBounds.credentials: credentials.GH.value'],
+    ['not an object', ['*'], 'tokenBounds must be a plain object'],
+  ])('tokenBounds with %s is INVALID_OPTIONS naming the field', async (_name, tokenBounds, message) => {
+    await expect(createRuntime({ idleWorkers: 0, tokenBounds: tokenBounds as never })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining(message) });
+  });
+});
+
 describe('rotation: several public keys', () => {
   it('keeps one key listed under two kids (a kid rotated alone)', async () => {
     const jwk = pair.publicKeys.keys[0]!;

@@ -147,11 +147,13 @@ describe('tenants', () => {
     const alice = await open({ user: 'alice' });
     const bob = await open({ user: 'bob' });
     const [a, b, a2] = await Promise.all([
-      alice.call('mcp__u__whoami', {}),
-      bob.call('mcp__u__whoami', {}),
-      alice.call('mcp__u__whoami', {}),
+      alice.call('mcp__u__whoami', { reversed: true }),
+      bob.call('mcp__u__whoami', { reversed: true }),
+      alice.call('mcp__u__whoami', { reversed: true }),
     ]);
-    expect([textOf(a), textOf(b), textOf(a2)]).toEqual(['alice-token', 'bob-token', 'alice-token']);
+    expect([textOf(a), textOf(b), textOf(a2)]).toEqual(['nekot-ecila', 'nekot-bob', 'nekot-ecila']);
+    // Quoted verbatim, the secret comes back as its placeholder.
+    expect(textOf(await alice.call('mcp__u__whoami', {}))).toBe('${user.token}');
     const [alicePid, bobPid] = await Promise.all([alice.call('mcp__u__pid', {}), bob.call('mcp__u__pid', {})]);
     expect(textOf(alicePid)).not.toBe(textOf(bobPid));
     // The host's environment does not reach the server either.
@@ -170,7 +172,7 @@ describe('tenants', () => {
     const third = await open({ user: 'dave' });
     const next = Number(textOf(await third.call('mcp__u__pid', {})));
     expect(next).not.toBe(pid);
-    expect(textOf(await third.call('mcp__u__whoami', {}))).toBe('dave-token');
+    expect(textOf(await third.call('mcp__u__whoami', { reversed: true }))).toBe('nekot-evad');
   });
 
   it("refuses a user's session beyond their maxSessions, and frees the slot on close", async () => {

@@ -82,4 +82,27 @@ describe.runIf(detection.available)('a session with a host list and a credential
       await new Promise((resolve) => other.close(resolve));
     }
   });
+
+  it('refuses a connection past limits.egressMaxConnections with EGRESS_LIMIT, audited', async () => {
+    let held = 0;
+    const slow = http.createServer((_req, res) => {
+      held += 1;
+      setTimeout(() => res.end('slow'), 3_000);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const slowPort = (slow.address() as AddressInfo).port;
+    try {
+      const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required', net: [`127.0.0.1:${slowPort}`], limits: { egressMaxConnections: 1 } });
+      const url = `http://127.0.0.1:${slowPort}/`;
+      const result = await s.call('bash', { command: `curl -sS -m 8 -o /dev/null ${url} & sleep 1; curl -sS -m 5 -o /dev/null -w 'second=%{http_code}' ${url}; wait` });
+      expect(String(result.structuredContent?.['stdout'])).toContain('second=429');
+      expect(held).toBe(1);
+      const refused = events.filter((e) => e.tool === 'egress' && e.sessionId === s.id && e.code === 'EGRESS_LIMIT');
+      expect(refused).toMatchObject([{ decision: 'deny', rule: 'limits.egressMaxConnections', args: { host: '127.0.0.1', port: slowPort } }]);
+      await s.close();
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
 });

@@ -1,8 +1,10 @@
+import dgram from 'node:dgram';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed } from '../helpers/run-sandboxed.js';
 
 // Network permission: a local server on 127.0.0.1 counts the requests that reach it.
 let rt: Runtime;
@@ -59,6 +61,35 @@ describe('sandboxed commands', () => {
       expect(hits).toEqual([]);
     }
     await s.close();
+  });
+});
+
+describe('UDP from inside the sandbox', () => {
+  // No route out of the network namespace: a datagram to 127.0.0.1 reaches the namespace's own loopback, never the
+  // host's. Only with '*' (the host network) does it arrive, which shows the probe can see one. As root and as nobody.
+  it.each(DRIVER_USERS.flatMap((user) => [
+    [user, 'no net', false, false],
+    [user, 'a host list (the egress proxy carries TCP only)', ['127.0.0.1'], false],
+    [user, 'every host', ['*'], true],
+  ] as const))('as %s, with %s (net %j), a datagram to a host listener on 127.0.0.1 arrives: %s', async (user, _name, net, arrives) => {
+    const listener = dgram.createSocket('udp4');
+    const received: string[] = [];
+    listener.on('message', (message) => received.push(message.toString()));
+    await new Promise<void>((resolve) => listener.bind(0, '127.0.0.1', resolve));
+    const udpPort = listener.address().port;
+    const root = makeTempTree('tw-sbx-udp', {});
+    try {
+      if (user === 'nobody') giveToNobody(root.root);
+      const send = `const s = require('dgram').createSocket('udp4'); let n = 0; const go = () => s.send('udp-probe', ${udpPort}, '127.0.0.1', (e) => { if (e) console.log(e.code); if (++n < 3) go(); else s.close(); }); go();`;
+      const [result] = await runSandboxed(user, root.root, [`node -e "${send}"; echo sent`], { net: net === false ? false : [...net] });
+      expect(result?.stdout, result?.text).toContain('sent');
+      // Loopback delivery is immediate; the driver's session close gives it ample time.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(received.length > 0).toBe(arrives);
+    } finally {
+      listener.close();
+      root.cleanup();
+    }
   });
 });
 

@@ -25,6 +25,8 @@ export interface DriverSettings {
   excludedPaths?: string[];
   /** The runtime's `sandboxZygote` option. @default the runtime's default */
   sandboxZygote?: boolean;
+  /** The session's `net` (default false). */
+  net?: false | string[];
 }
 
 const DRIVER = fileURLToPath(new URL('./sandbox-driver.mjs', import.meta.url));

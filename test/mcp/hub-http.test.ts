@@ -15,7 +15,8 @@ let url: string;
 function createMcpServer(): McpServer {
   const server = new McpServer({ name: 'toolwarden-http-test', version: '1.0.0' });
   server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
-  server.registerTool('whoami', {}, (extra) => ({ content: [{ type: 'text', text: String(extra.requestInfo?.headers['authorization'] ?? '(none)') }] }));
+  // Reversed: results have the user's secrets redacted, so the test reads which one arrived without quoting it.
+  server.registerTool('whoami', {}, (extra) => ({ content: [{ type: 'text', text: [...String(extra.requestInfo?.headers['authorization'] ?? '(none)')].reverse().join('') }] }));
   return server;
 }
 
@@ -58,8 +59,8 @@ describe('McpHub over Streamable HTTP', () => {
     try {
       expect((await hub.listTools('remote', 'alice')).map((tool) => tool.name).sort()).toEqual(['echo', 'whoami']);
       const [a, b] = await Promise.all([hub.callTool('remote', 'whoami', {}, 'alice'), hub.callTool('remote', 'whoami', {}, 'bob')]);
-      expect(textOf(a ?? { content: [] })).toBe('Bearer tA');
-      expect(textOf(b ?? { content: [] })).toBe('Bearer tB');
+      expect(textOf(a ?? { content: [] })).toBe('At reraeB');
+      expect(textOf(b ?? { content: [] })).toBe('Bt reraeB');
       expect(textOf(await hub.callTool('remote', 'echo', { text: 'over http' }, 'alice'))).toBe('over http');
     } finally {
       await hub.close();

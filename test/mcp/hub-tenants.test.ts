@@ -14,15 +14,16 @@ describe('McpHub per-user servers and tenants', () => {
   it('runs one connection per user with that user’s secret, side by side', async () => {
     const hub = track(new McpHub({ gh: testServer({ env: { TOKEN: '${user.token}' }, perUser: true }), shared: testServer() }, TENANTS));
     const [a1, b1, a2, b2] = await Promise.all([
-      hub.callTool('gh', 'whoami', {}, 'alice'),
-      hub.callTool('gh', 'whoami', {}, 'bob'),
+      hub.callTool('gh', 'whoami', { reversed: true }, 'alice'),
+      hub.callTool('gh', 'whoami', { reversed: true }, 'bob'),
       hub.callTool('gh', 'pid', {}, 'alice'),
       hub.callTool('gh', 'pid', {}, 'bob'),
     ]);
-    expect(textOf(a1 ?? { content: [] })).toBe('alice-token');
-    expect(textOf(b1 ?? { content: [] })).toBe('bob-token');
+    expect(textOf(a1 ?? { content: [] })).toBe('nekot-ecila');
+    expect(textOf(b1 ?? { content: [] })).toBe('nekot-bob');
     expect(textOf(a2 ?? { content: [] })).not.toBe(textOf(b2 ?? { content: [] }));
-    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('alice-token');
+    // Quoted verbatim, a secret comes back as its placeholder.
+    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('${user.token}');
   });
 
   it('builds a config function per user from the tenant context', async () => {
@@ -39,9 +40,9 @@ describe('McpHub per-user servers and tenants', () => {
         TENANTS,
       ),
     );
-    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('alice:alice-token');
-    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'bob'))).toBe('bob:bob-token');
-    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('alice:alice-token');
+    expect(textOf(await hub.callTool('gh', 'whoami', { reversed: true }, 'alice'))).toBe('nekot-ecila:ecila');
+    expect(textOf(await hub.callTool('gh', 'whoami', { reversed: true }, 'bob'))).toBe('nekot-bob:bob');
+    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('alice:${user.token}');
     expect(seen).toEqual(['alice', 'bob']);
   });
 
@@ -50,7 +51,7 @@ describe('McpHub per-user servers and tenants', () => {
     const result = await hub.callTool('gh', 'whoami', {}, 'eve');
     expect(result).toMatchObject({ isError: true, code: 'INVALID_OPTIONS' });
     expect(textOf(result)).toContain("mcpServers.gh.env.TOKEN needs secret 'token', which user 'eve' does not have");
-    expect(textOf(await hub.callTool('gh', 'whoami', {}, 'alice'))).toBe('alice-token');
+    expect(textOf(await hub.callTool('gh', 'whoami', { reversed: true }, 'alice'))).toBe('nekot-ecila');
   });
 
   it.each([

@@ -24,6 +24,8 @@ let otherPort = 0;
 let tlsPort = 0;
 const hits = { allowed: 0, other: 0, tls: 0 };
 const seen: Record<'allowed' | 'other' | 'tls', IncomingHttpHeaders[]> = { allowed: [], other: [], tls: [] };
+// What each request carried beyond its headers: its target and its body.
+const sent: Record<'allowed' | 'other' | 'tls', { url: string; body: string }[]> = { allowed: [], other: [], tls: [] };
 const SECRET = `real-secret-${process.pid}-value`;
 // The "public" HTTPS server's own CA, which only the proxy trusts (as it trusts the host's roots in production).
 const upstreamCa = createSessionCa('upstream');
@@ -32,12 +34,18 @@ function listen(name: 'allowed' | 'other' | 'tls'): Promise<number> {
   const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void => {
     hits[name] += 1;
     seen[name].push(req.headers);
-    if (req.url === '/redirect') {
-      res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/` });
-      res.end();
-      return;
-    }
-    res.end(`${name} server`);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // Answered once the body is in, so the client never stops sending early.
+    req.on('end', () => {
+      sent[name].push({ url: req.url ?? '', body: Buffer.concat(chunks).toString() });
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/` });
+        res.end();
+        return;
+      }
+      res.end(`${name} server`);
+    });
   };
   const server = name === 'tls' ? createTlsServer({ SNICallback: (host, cb) => cb(null, upstreamCa.contextFor(host)) }, handler) : createServer(handler);
   servers.push(server);
@@ -222,5 +230,40 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       expect(out.out).toContain('no-file-has-it');
       expect(out.out).not.toContain(SECRET);
     }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
+  });
+
+  it('puts a credential in bodies and queries only where it opted in, for its hosts only', async () => {
+    const net = [`127.0.0.1:${allowedPort}`, `127.0.0.1:${otherPort}`];
+    const broker = createCredentialBroker('s-egress', {
+      API_TOKEN: { value: SECRET, hosts: [`127.0.0.1:${allowedPort}`], in: ['header', 'body', 'query'] },
+      HEADER_ONLY: { value: `${SECRET}-header-only`, hosts: [`127.0.0.1:${allowedPort}`] },
+    });
+    const token = broker.placeholders['API_TOKEN'] ?? '';
+    const headerOnly = broker.placeholders['HEADER_ONLY'] ?? '';
+    await withEgress(net, async (egress, events) => {
+      const body = '{"token":"$API_TOKEN","other":"$HEADER_ONLY"}';
+      await run(egress, net, [
+        `curl -sS -m 5 -X POST --data-binary "${body.replaceAll('"', '\\"')}" "http://127.0.0.1:${allowedPort}/post?key=$API_TOKEN&h=$HEADER_ONLY"`,
+        `curl -sS -m 5 -X POST --data-binary "${body.replaceAll('"', '\\"')}" "http://127.0.0.1:${otherPort}/post?key=$API_TOKEN"`,
+      ].join('; '));
+      await vi.waitFor(() => expect(sent.other.at(-1)?.url).toContain('/post'), { timeout: 3_000, interval: 20 });
+      expect(sent.allowed.at(-1)).toEqual({ url: `/post?key=${encodeURIComponent(SECRET)}&h=${headerOnly}`, body: `{"token":"${SECRET}","other":"${headerOnly}"}` });
+      expect(sent.other.at(-1)).toEqual({ url: `/post?key=${token}`, body: `{"token":"${token}","other":"${headerOnly}"}` });
+      await settled(events, 2);
+      expect(JSON.stringify(events)).not.toContain(SECRET);
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
+  });
+
+  it('puts it in the body of an intercepted HTTPS request, split across TLS records', async () => {
+    const net = [`api.internal.test:${tlsPort}`];
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'], in: ['body'] } });
+    await withEgress(net, async (egress) => {
+      // 64 KiB of padding first, so the placeholder crosses chunk boundaries on its way through the proxy.
+      const out = await run(egress, net, `{ head -c 65533 /dev/zero | tr '\\0' a; printf '%s' "$API_TOKEN"; } > body.txt; curl -sS -m 5 --data-binary @body.txt https://api.internal.test:${tlsPort}/upload; rm body.txt`);
+      expect(out.out).toBe('tls server');
+      const last = sent.tls.at(-1);
+      expect(last?.body.length).toBe(65533 + SECRET.length);
+      expect(last?.body.endsWith(SECRET)).toBe(true);
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa, upstreamCa: upstreamCa.certPem });
   });
 });

@@ -133,6 +133,27 @@ describe('serve --http with capability tokens verified by public keys', () => {
     await own.body?.cancel();
   });
 
+  it("a token granting more network than the node's tokenBounds is a 401; within them it serves", async () => {
+    const token = await control.mintToken({ user: 'bob', tools: ['read_file'], net: ['api.test'], limits: { commandTimeoutMs: 45_000 } });
+    expect((await statusOf(nodes[0]!.url, token)).status).toBe(401);
+    const bounded = await startHttpServer({
+      config: parseServeConfig({ tenants: TENANTS, tokenPublicKeys: pair.publicKeys, sandbox: 'off', tokenBounds: { net: ['api.test'], limits: { commandTimeoutMs: 45_000 } } }, home.root),
+      port: 0,
+      log: () => undefined,
+    });
+    try {
+      const client = await connect(bounded.url, token);
+      expect(textOf(await client.callTool({ name: 'read_file', arguments: { path: 'todo.md' } }))).toContain('bob todo');
+      await client.close();
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('refuses tokenBounds that are not valid, naming the field', () => {
+    expect(() => parseServeConfig({ tenants: TENANTS, tokenPublicKeys: pair.publicKeys, tokenBounds: { net: 'api.test' } }, home.root)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('tokenBounds.net') }));
+  });
+
   it('a config with neither bearer tokens nor public keys cannot serve HTTP', async () => {
     const config = parseServeConfig({ tenants: TENANTS, sandbox: 'off' }, home.root);
     await expect(startHttpServer({ config, port: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('tokenPublicKeys') });

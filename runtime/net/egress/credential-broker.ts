@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
+import { createBodySubstitution, substituteQuery } from '../../../src/net/egress/credential-places.js';
 import type { EgressInterceptor } from './egress-proxy.js';
 import { createSessionCa, type SessionCa } from './session-ca.js';
 
@@ -40,6 +41,8 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
       return out;
     },
     secureContext: (host) => ca().contextFor(host),
+    substituteTarget: (target, host, port) => substituteQuery(target, placed, host, port),
+    bodyFor: (host, port) => createBodySubstitution(placed, host, port),
     substituteFetch: (headers, url) => {
       const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
       return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)]));

@@ -1,12 +1,15 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import net, { type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Transform, type Duplex } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
 import type { AuditEvent } from '../../../src/audit/audit-event.js';
-import { toPlainError, ToolwardenError } from '../../../src/errors.js';
+import { ToolwardenError } from '../../../src/errors.js';
+import { describe, formatAuthority, parseAuthority, refuseResponse, withoutHopByHop } from './proxy-wire.js';
+import { DEFAULT_LIMITS } from '../../../src/limits.js';
 import { matchingNetEntry, type NetPermission } from '../../../src/net/net-permission.js';
 import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, socksReply } from '../../../src/net/egress/socks5.js';
+import type { BodySubstitution } from '../../../src/net/egress/credential-places.js';
 import { resolveVettedAddress, systemLookup, type HostLookup } from '../resolve-vetted.js';
 
 /** How the proxy treats the hosts of a session's credentials (see credential-broker.ts). */
@@ -17,6 +20,10 @@ export interface EgressInterceptor {
   substitute(headers: IncomingHttpHeaders, host: string, port: number): OutgoingHttpHeaders;
   /** The server-side TLS context for `host`: a leaf certificate signed by the session CA. */
   secureContext(host: string): SecureContext;
+  /** The request target (`/path?query`) with placeholders of credentials that opted in to queries replaced, for host:port. */
+  substituteTarget(target: string, host: string, port: number): string;
+  /** A streaming replacement for the body of a request to host:port (credentials that opted in to bodies), if any. */
+  bodyFor(host: string, port: number): BodySubstitution | undefined;
 }
 
 /** What a session's egress proxy is built from. */
@@ -36,7 +43,14 @@ export interface EgressProxyOptions {
   readonly lookup?: HostLookup;
   /** CAs that upstream TLS of intercepted hosts is verified against. @default Node's roots */
   readonly upstreamCa?: string | readonly string[];
+  /** Client connections open at once (`limits.egressMaxConnections`); one more is refused with EGRESS_LIMIT. @default 64 */
+  readonly maxConnections?: number;
+  /** Bytes moved in all, both ways (`limits.egressMaxBytes`); the connection passing it is cut, EGRESS_LIMIT. 0: unlimited. @default 0 */
+  readonly maxBytes?: number;
 }
+
+/** The limit a refusal or a cut connection names. */
+type EgressLimit = 'egressMaxConnections' | 'egressMaxBytes';
 
 /** A running proxy; `close()` stops it and ends its connections. */
 export interface EgressProxy {
@@ -62,7 +76,6 @@ interface Vetted {
 const VET_TIMEOUT_MS = 10_000;
 // A connection that sends nothing this long after it opens is closed, so idle sockets cannot pile up.
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
  * Starts a session's egress proxy on a unix socket: HTTP CONNECT, absolute-URI HTTP requests and SOCKS5 CONNECT
@@ -74,15 +87,29 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection
  * @example const proxy = await startEgressProxy({ sessionId, net: ['registry.npmjs.org'], socketPath, audit: sink.emit });
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const maxConnections = options.maxConnections ?? DEFAULT_LIMITS.egressMaxConnections;
+  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
+    throw new ToolwardenError('INVALID_OPTIONS', `egress maxConnections must be an integer >= 1, got ${String(maxConnections)}`);
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.egressMaxBytes;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new ToolwardenError('INVALID_OPTIONS', `egress maxBytes must be an integer >= 0, got ${String(maxBytes)}`);
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
-  const proxy = new ProxySession(options, track);
+  // Client connections holding a slot; one past the cap is answered (and audited) at its first request, then closed.
+  let admitted = 0;
+  const overLimit = new WeakSet<object>();
+  const proxy = new ProxySession(options, track, (socket) => overLimit.has(socket), { egressMaxConnections: maxConnections, egressMaxBytes: maxBytes });
   const server = net.createServer((socket) => {
     track(socket);
+    if (admitted >= maxConnections) overLimit.add(socket);
+    else {
+      admitted += 1;
+      socket.once('close', () => (admitted -= 1));
+    }
     socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
@@ -112,10 +139,16 @@ class ProxySession {
   readonly #options: EgressProxyOptions;
   readonly #intercepted: http.Server;
   readonly #track: (socket: Duplex) => void;
+  readonly #overConnections: (socket: object) => boolean;
+  readonly #limits: Readonly<Record<EgressLimit, number>>;
+  /** Bytes moved so far, both ways, by every connection of the session. */
+  #bytes = 0;
 
-  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void) {
+  constructor(options: EgressProxyOptions, track: (socket: Duplex) => void, overConnections: (socket: object) => boolean, limits: Readonly<Record<EgressLimit, number>>) {
     this.#options = options;
     this.#track = track;
+    this.#overConnections = overConnections;
+    this.#limits = limits;
     this.http = http.createServer();
     this.http.on('request', (req: IncomingMessage, res: ServerResponse) => this.#plainRequest(req, res));
     this.http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.#connect(req, socket, head));
@@ -148,6 +181,12 @@ class ProxySession {
         return;
       }
       const attempt = this.#attempt('socks', request.host, request.port);
+      const limit = this.#limitReached(socket);
+      if (limit !== undefined) {
+        socket.end(socksReply(SOCKS_REPLY.notAllowed));
+        this.#limitRefused(attempt, limit);
+        return;
+      }
       if (request.command !== 1) {
         socket.end(socksReply(SOCKS_REPLY.commandNotSupported));
         this.#audit(attempt, 'deny', { code: 'INVALID_ARGS', message: `egress: SOCKS command ${request.command} is not supported (CONNECT only)` });
@@ -172,6 +211,12 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('connect', target.host, target.port);
+    const limit = this.#limitReached(socket);
+    if (limit !== undefined) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.#limitMessage(limit)}\n`);
+      this.#limitRefused(attempt, limit);
+      return;
+    }
     this.#vet(attempt).then(
       (vetted) => {
         if (this.#options.interceptor?.covers(attempt.host, attempt.port) === true) {
@@ -194,17 +239,28 @@ class ProxySession {
     const upstream = net.connect({ host: vetted.address, port: attempt.port });
     this.#track(upstream);
     let opened = false;
+    let cut = false;
+    const meter = (chunk: Buffer): void => {
+      if (this.#spend(chunk.byteLength) || cut) return;
+      cut = true;
+      client.destroy();
+      upstream.destroy();
+    };
     upstream.once('connect', () => {
       opened = true;
       onOpen();
       if (head.length > 0) upstream.write(head);
+      client.on('data', meter);
+      upstream.on('data', meter);
       client.pipe(upstream);
       upstream.pipe(client);
       client.resume();
     });
     upstream.once('close', () => {
       client.destroy();
-      if (opened) this.#audit(attempt, 'allow', { rule: vetted.rule, address: vetted.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead });
+      const bytes = { address: vetted.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead };
+      if (cut) this.#limitRefused(attempt, 'egressMaxBytes', bytes);
+      else if (opened) this.#audit(attempt, 'allow', { rule: vetted.rule, ...bytes });
       else {
         onFail();
         this.#audit(attempt, 'error', { rule: vetted.rule, address: vetted.address, code: 'IO_ERROR', message: `egress: cannot connect to ${vetted.address}:${attempt.port}` });
@@ -227,6 +283,12 @@ class ProxySession {
       return;
     }
     const attempt = this.#attempt('http', url.hostname, url.port === '' ? 80 : Number(url.port));
+    const limit = this.#limitReached(req.socket);
+    if (limit !== undefined) {
+      refuseResponse(res, 429, 'EGRESS_LIMIT', this.#limitMessage(limit));
+      this.#limitRefused(attempt, limit);
+      return;
+    }
     this.#vet(attempt).then(
       (vetted) => this.#forward(attempt, vetted, req, res, http, `${url.pathname}${url.search}`),
       (error: unknown) => {
@@ -260,27 +322,52 @@ class ProxySession {
     const interceptor = this.#options.interceptor;
     const headers = withoutHopByHop(interceptor === undefined ? req.headers : interceptor.substitute(req.headers, attempt.host, attempt.port));
     headers['host'] = formatAuthority(attempt.host, attempt.port, transport === https ? 443 : 80);
+    const target = interceptor === undefined ? path : interceptor.substituteTarget(path, attempt.host, attempt.port);
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    const substitution = hasBody ? interceptor?.bodyFor(attempt.host, attempt.port) : undefined;
+    // A value need not be as long as its placeholder: such a body goes out chunked.
+    if (substitution !== undefined) delete headers['content-length'];
     let bytesOut = 0;
     let bytesIn = 0;
     const upstream = transport.request({
       host: vetted.address,
       port: attempt.port,
       method: req.method,
-      path,
+      path: target,
       headers,
       setHost: false,
       agent: false,
       ...(transport === https ? { servername: attempt.host.replace(/^\[|\]$/g, ''), ...(this.#options.upstreamCa === undefined ? {} : { ca: this.#options.upstreamCa as string | string[] }) } : {}),
     });
-    const done = (decision: 'allow' | 'error', message?: string): void => {
-      this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
+    let finished = false;
+    const done = (decision: 'allow' | 'error' | 'cut', message?: string): void => {
+      if (finished) return;
+      finished = true;
+      if (decision === 'cut') this.#limitRefused(attempt, 'egressMaxBytes', { address: vetted.address, bytesOut, bytesIn });
+      else this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
     };
-    req.on('data', (chunk: Buffer) => (bytesOut += chunk.byteLength));
-    req.pipe(upstream);
+    const meter = (chunk: Buffer): void => {
+      if (this.#spend(chunk.byteLength) || finished) return;
+      done('cut');
+      upstream.destroy();
+      res.destroy();
+    };
+    req.on('data', (chunk: Buffer) => {
+      bytesOut += chunk.byteLength;
+      meter(chunk);
+    });
+    if (substitution === undefined) req.pipe(upstream);
+    else {
+      const replacing = new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, substitution.push(chunk)), flush: (done) => done(null, substitution.end()) });
+      req.pipe(replacing).pipe(upstream);
+    }
     upstream.once('response', (response) => {
       const responseHeaders = withoutHopByHop(response.headers);
       res.writeHead(response.statusCode ?? 502, responseHeaders);
-      response.on('data', (chunk: Buffer) => (bytesIn += chunk.byteLength));
+      response.on('data', (chunk: Buffer) => {
+        bytesIn += chunk.byteLength;
+        meter(chunk);
+      });
       response.pipe(res);
       response.once('end', () => done('allow'));
       response.once('error', () => res.destroy());
@@ -310,6 +397,32 @@ class ProxySession {
     const port = attempt.port;
     const address = await resolveVettedAddress(url, this.#options.net, this.#options.lookup ?? systemLookup, AbortSignal.timeout(VET_TIMEOUT_MS), 'egress');
     return { address, rule: `net '${matchingNetEntry(this.#options.net, url.hostname, port) ?? '?'}'` };
+  }
+
+  /** Which limit refuses a new request on `socket`: its connection is past the cap, or the session's bytes are spent. */
+  #limitReached(socket: object): EgressLimit | undefined {
+    if (this.#overConnections(socket)) return 'egressMaxConnections';
+    return this.#bytesSpent() ? 'egressMaxBytes' : undefined;
+  }
+
+  #bytesSpent(): boolean {
+    return this.#limits.egressMaxBytes > 0 && this.#bytes > this.#limits.egressMaxBytes;
+  }
+
+  /** Counts `n` bytes moved; false once the session has moved more than `limits.egressMaxBytes`. */
+  #spend(n: number): boolean {
+    this.#bytes += n;
+    return !this.#bytesSpent();
+  }
+
+  #limitMessage(limit: EgressLimit): string {
+    return limit === 'egressMaxConnections'
+      ? `egress: the session already has ${this.#limits.egressMaxConnections} connections open (limits.egressMaxConnections)`
+      : `egress: the session has moved its ${this.#limits.egressMaxBytes} bytes (limits.egressMaxBytes)`;
+  }
+
+  #limitRefused(attempt: Attempt, limit: EgressLimit, bytes: { bytesOut?: number; bytesIn?: number; address?: string } = {}): void {
+    this.#audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.#limitMessage(limit), rule: `limits.${limit}`, ...bytes });
   }
 
   #refused(attempt: Attempt, error: unknown): void {
@@ -345,31 +458,3 @@ class ProxySession {
 
 // Which CONNECT an intercepted TLS socket came from (the http server hands requests their socket only).
 const intercepts = new WeakMap<object, { attempt: Attempt; vetted: Vetted }>();
-
-function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
-  if (match === null) return undefined;
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65535 ? { host: match[1] ?? '', port } : undefined;
-}
-
-function formatAuthority(host: string, port: number, defaultPort: number): string {
-  const bracketed = net.isIPv6(host) ? `[${host}]` : host;
-  return port === defaultPort ? bracketed : `${bracketed}:${port}`;
-}
-
-function withoutHopByHop(headers: IncomingHttpHeaders | OutgoingHttpHeaders): OutgoingHttpHeaders {
-  const connectionListed = String(headers['connection'] ?? '').toLowerCase().split(',').map((name) => name.trim());
-  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !HOP_BY_HOP.has(name) && !connectionListed.includes(name)));
-}
-
-function refuseResponse(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain', 'x-toolwarden-code': code, connection: 'close' });
-  res.end(`${message}\n`);
-}
-
-function describe(error: unknown): { code: string; message: string } {
-  if (error instanceof ToolwardenError) return { code: error.code, message: error.message };
-  const plain = toPlainError(error);
-  return { code: plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, message: `egress: ${plain.message}` };
-}

@@ -28,6 +28,10 @@ export interface SessionEgressOptions {
   readonly writeCa?: (dir: string) => { caBundle: string; caCert: string };
   readonly lookup?: HostLookup;
   readonly upstreamCa?: string | readonly string[];
+  /** Connections open at once (`limits.egressMaxConnections`). @default 64 */
+  readonly maxConnections?: number;
+  /** Bytes moved in all (`limits.egressMaxBytes`), 0 unlimited. @default 0 */
+  readonly maxBytes?: number;
   /** Where socat is looked for. @default process.env.PATH */
   readonly path?: string;
 }
