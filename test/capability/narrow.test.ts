@@ -251,9 +251,15 @@ describe('property: an accepted child is a subset of its parent', () => {
 // Every field, several ways to ask for more than the parent has: each is ESCALATION, and asking for exactly the
 // parent's value (the near miss) is allowed. Limits get one row per limit, each one above the parent's ceiling.
 describe('a child can only narrow: every wider value of every field is ESCALATION', () => {
-  const limitRows = (Object.keys(parent.limits) as (keyof Capability['limits'])[]).map(
-    (key): [string, NarrowRequest, Capability] => [`limits.${key} above the parent's`, { limits: { [key]: parent.limits[key] + 1 } }, parent],
-  );
+  // A limit where 0 means unlimited is at 0 by default: its parent gets a bound first, and 0 (unlimited) is wider too.
+  const limitRows = (Object.keys(parent.limits) as (keyof Capability['limits'])[]).flatMap((key): [string, NarrowRequest, Capability][] => {
+    if (!UNLIMITED_AT_ZERO.has(key) || parent.limits[key] !== 0) return [[`limits.${key} above the parent's`, { limits: { [key]: parent.limits[key] + 1 } }, parent]];
+    const bounded = makeCapability({ limits: { ...parent.limits, [key]: 100 } });
+    return [
+      [`limits.${key} above the parent's`, { limits: { [key]: 101 } }, bounded],
+      [`limits.${key} unlimited under a bound`, { limits: { [key]: 0 } }, bounded],
+    ];
+  });
   const WIDER: [field: keyof Capability | string, request: NarrowRequest, from: Capability][] = [
     ['tools: one more tool', { tools: ['read_file', 'web_fetch'] }, parent],
     ['tools: only a tool the parent lacks', { tools: ['apply_patch'] }, parent],
