@@ -50,7 +50,7 @@ export function stripDevicePrefix(p: string, flavour: PlatformPath): string | un
  * Unicode is compared as is: NFC and NFD spellings are different names on Linux, so neither contains the other.
  */
 export function isInside(child: string, root: string, flavour: PlatformPath): boolean {
-  if (!isWin32(flavour)) return isInsidePosix(flavour.normalize(child), flavour.normalize(root));
+  if (!isWin32(flavour)) return isInsidePosix(normalizePosix(child, flavour), normalizePosix(root, flavour));
   const childPath = stripDevicePrefix(child, flavour);
   const rootPath = stripDevicePrefix(root, flavour);
   if (childPath === undefined || rootPath === undefined) return false;
@@ -59,6 +59,14 @@ export function isInside(child: string, root: string, flavour: PlatformPath): bo
   if (!flavour.isAbsolute(c.root) || rootKey(c.root, flavour) !== rootKey(r.root, flavour)) return false;
   if (r.segments.length > c.segments.length) return false;
   return r.segments.every((s, i) => foldForContainment(s, flavour) === foldForContainment(c.segments[i] ?? '', flavour));
+}
+
+// An absolute posix path with no empty, `.` or `..` segment is already what normalize returns (a trailing slash is
+// kept by both), so the common case skips the copy; a relative path is refused by isInsidePosix either way.
+const POSIX_NEEDS_NORMALIZE = /\/\/|\/\.\.?(?:\/|$)/;
+
+function normalizePosix(p: string, flavour: PlatformPath): string {
+  return p.startsWith('/') && !POSIX_NEEDS_NORMALIZE.test(p) ? p : flavour.normalize(p);
 }
 
 // On posix, normalized absolute paths have no `.`, `..` or repeated separators, so comparing whole segments is a
