@@ -1,4 +1,5 @@
 import type { PermissionSpec } from '../src/policy/index.js';
+import { zygoteSettingsOf } from './sandbox/zygote-slots.js';
 import type { McpServersOption } from '../src/mcp/index.js';
 import type { TenantConfig, TenantsOption } from '../src/tenants/index.js';
 import type { SandboxMode } from '../src/capability/capability.js';
@@ -66,9 +67,11 @@ export interface RuntimeOptions {
   /**
    * Run each session's sandboxed exec commands in one standing sandbox per session (a zygote, README "OS sandbox
    * start-up") instead of one bwrap per command: same mounts, namespaces, filter and per-command limits, but the
-   * session's commands share a pid namespace and /tmp. `false` gives every command a bwrap of its own. @default true
+   * session's commands share a pid namespace and /tmp. `false` gives every command a bwrap of its own. An object sets
+   * `max` (zygotes alive at once across sessions; past it a session's commands get a bwrap each, default 32) and
+   * `idleMs` (a zygote with no command running this long is closed, default 30000). @default true
    */
-  sandboxZygote?: boolean;
+  sandboxZygote?: boolean | { max?: number; idleMs?: number };
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -95,6 +98,7 @@ export function checkRuntimeOptions(options: RuntimeOptions): void {
   if (options.allowSharedPidNamespace !== undefined && typeof options.allowSharedPidNamespace !== 'boolean') {
     throw new ToolwardenError('INVALID_OPTIONS', `allowSharedPidNamespace must be a boolean, got ${typeof options.allowSharedPidNamespace}`);
   }
+  zygoteSettingsOf(options.sandboxZygote);
   if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
   if (options.tenantOf !== undefined && typeof options.tenantOf !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'tenantOf must be a function of the user');
   if (options.tenantOf !== undefined && options.tenants !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'give tenants or tenantOf, not both');
@@ -122,4 +126,6 @@ export interface RuntimeStats {
   pendingApprovals: number;
   /** Pre-started workers waiting for a session. */
   idleWorkers: number;
+  /** Session sandboxes (zygotes) alive or starting, against `sandboxZygote.max`. */
+  zygotes: number;
 }

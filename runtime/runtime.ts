@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ZygoteSlots, zygoteSettingsOf } from './sandbox/zygote-slots.js';
 import path from 'node:path';
 import { ToolwardenError, toPlainError } from '../src/errors.js';
 import type { Capability } from '../src/capability/capability.js';
@@ -93,6 +94,7 @@ export class Runtime {
     this.#tenants = tenants;
     const permissions = options.permissions === undefined ? undefined : validatePermissionSpec(options.permissions, 'createRuntime permissions');
     this.#runtimeModules = toModuleUrls(options.toolModules ?? []);
+    const zygoteSettings = zygoteSettingsOf(options.sandboxZygote);
     this.#services = {
       gate: new PolicyGate(permissions, options.approve === undefined ? undefined : this.#countingApprovals(options.approve)),
       audit: createAuditSink(options.audit),
@@ -101,6 +103,7 @@ export class Runtime {
       shell: resolveShell(process.platform, options.shell),
       charsetProbe: createHostCharsetProbe(),
       sandboxFor: (mode) => this.#sandboxFor(mode),
+      zygoteSlots: zygoteSettings === undefined ? undefined : new ZygoteSlots(zygoteSettings),
     };
     this.#pool = new WorkerPool({ size: options.idleWorkers ?? 2, heapMb: DEFAULT_LIMITS.workerHeapMb });
     this.#services.mcp?.onToolsChanged((serverId, user) => {
@@ -137,7 +140,7 @@ export class Runtime {
       sessionsByUser[user] = (sessionsByUser[user] ?? 0) + 1;
       processes += services.bash.runningProcesses;
     }
-    return { sessions: this.#sessions.size, sessionsByUser, processes, pendingApprovals: this.#pendingApprovals, idleWorkers: this.#pool.idleCount };
+    return { sessions: this.#sessions.size, sessionsByUser, processes, pendingApprovals: this.#pendingApprovals, idleWorkers: this.#pool.idleCount, zygotes: this.#services.zygoteSlots?.used ?? 0 };
   }
 
   /** An operator's view of an open session (its background processes, its write quota); undefined once it closed. */

@@ -1,4 +1,5 @@
 import { ApprovalMemory } from '../src/policy/index.js';
+import type { ZygoteSlots } from './sandbox/zygote-slots.js';
 import type { Capability } from '../src/capability/capability.js';
 import { resolveShellCharset, type CharsetProbe } from '../src/charset.js';
 import { buildChildEnv } from '../src/child-env.js';
@@ -35,6 +36,8 @@ export interface RuntimeServices {
   readonly charsetProbe: CharsetProbe;
   /** The sandbox for a mode; detection runs once per runtime. */
   sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice>;
+  /** The runtime's count of live session zygotes (undefined with `sandboxZygote: false`). */
+  readonly zygoteSlots: ZygoteSlots | undefined;
 }
 
 /** What one session owns on the main thread. */
@@ -111,6 +114,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     env,
     warn: (message) => log('bash', { event: 'sandbox' }, message),
     ...(egress === undefined ? {} : { egress }),
+    ...(runtime.zygoteSlots === undefined ? {} : { zygoteSlots: runtime.zygoteSlots }),
   });
   const mcp = new McpAccess(runtime.mcp, capability);
   const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));

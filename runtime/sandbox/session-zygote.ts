@@ -3,6 +3,7 @@ import type { SandboxScope, SandboxZygoteSupport } from '../../src/sandbox/types
 import type { SpawnedGroup, SpawnGroupOptions } from '../processes/spawn-group.js';
 import type { BlockedGuard } from './blocked-guard.js';
 import { SandboxZygote, zygoteProgram } from './zygote.js';
+import type { ZygoteSlots } from './zygote-slots.js';
 
 /** What a session's zygotes are built with, and how they hold the workspace's mount-point stubs. */
 export interface SessionZygoteOptions {
@@ -14,12 +15,16 @@ export interface SessionZygoteOptions {
   /** The reverse of hold once the zygote is gone; removes the stubs nothing else mounts. */
   release(paths: readonly string[]): Promise<void>;
   warn(message: string): void;
+  /** The runtime's count of live zygotes and their idle time; without it, no cap and no idle close. */
+  readonly slots?: ZygoteSlots;
 }
 
 /** One command's use of a zygote: how to spawn it there, and the zygote (to tell a lost sandbox after the fact). */
 export interface ZygoteLease {
   readonly zygote: SandboxZygote;
   spawn(opts: SpawnGroupOptions): Promise<SpawnedGroup>;
+  /** Says the command is over (whatever its end): the zygote is closed after the idle time with none running. */
+  release(): void;
 }
 
 interface Started {
@@ -44,6 +49,9 @@ export class SessionZygote {
   readonly #all = new Set<Promise<Started | undefined>>();
   #disabled = false;
   #closed = false;
+  /** Commands holding a lease now, and the timer that closes an idle zygote. */
+  #active = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SessionZygoteOptions) {
     this.#options = options;
@@ -55,6 +63,7 @@ export class SessionZygote {
    */
   async lease(guard: BlockedGuard, scope: SandboxScope, held: readonly string[]): Promise<ZygoteLease | undefined> {
     if (this.#disabled || this.#closed) return undefined;
+    clearTimeout(this.#idleTimer);
     const pending = this.#current;
     const current = await pending;
     if (current !== undefined && current.zygote.failure === undefined && sameMounts(current.mounts, mountsOf([...guard.existing, ...guard.stubs]))) {
@@ -63,6 +72,10 @@ export class SessionZygote {
     // Another command may have replaced it while this one waited: use that one if it fits, else start afresh.
     if (this.#current !== pending) return this.lease(guard, scope, held);
     current?.zygote.retire();
+    this.#current = undefined;
+    // Past the runtime's cap this command gets a bubblewrap of its own, as with sandboxZygote: false; a later one may
+    // find a free slot.
+    if (this.#options.slots?.take() === false) return undefined;
     const fresh = await (this.#current = this.#start(scope, held));
     return fresh === undefined || fresh.zygote.failure !== undefined ? undefined : this.#leaseOf(fresh.zygote, scope);
   }
@@ -70,6 +83,7 @@ export class SessionZygote {
   /** Kills every zygote of the session from outside and waits until each is gone and its stubs released. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#idleTimer);
     this.#current = undefined;
     const all = await Promise.all(this.#all);
     await Promise.all(all.map((started) => started?.zygote.close()));
@@ -78,10 +92,33 @@ export class SessionZygote {
 
   #leaseOf(zygote: SandboxZygote, scope: SandboxScope): ZygoteLease {
     const { support } = this.#options;
+    this.#active += 1;
+    let released = false;
     return {
       zygote,
       spawn: (opts) => zygote.spawn(support.command([opts.shell.file, ...opts.shell.args(opts.command)], scope, opts.cwd, opts.env)),
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#active -= 1;
+        if (this.#active === 0) this.#closeWhenIdle();
+      },
     };
+  }
+
+  // With no command running for the idle time, the current zygote is retired (it closes at once, having none) and
+  // its slot freed; the next command starts a fresh one.
+  #closeWhenIdle(): void {
+    const idleMs = this.#options.slots?.settings.idleMs;
+    if (idleMs === undefined || this.#closed) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      const current = this.#current;
+      if (this.#active > 0 || current === undefined) return;
+      this.#current = undefined;
+      void current.then((started) => started?.zygote.retire());
+    }, idleMs);
+    this.#idleTimer.unref();
   }
 
   #start(scope: SandboxScope, held: readonly string[]): Promise<Started | undefined> {
@@ -93,12 +130,16 @@ export class SessionZygote {
     const mounts = mountsOf(scope.blockedInWorkspace);
     const started = start(support.argv(scope, zygoteProgram())).then(
       (zygote): Started => {
-        const released = zygote.ended.then(() => release(held));
+        const released = zygote.ended.then(() => {
+          this.#options.slots?.give();
+          return release(held);
+        });
         if (this.#closed) void zygote.close();
         for (const [path, inode] of mountsOf(stubs)) mounts.set(path, inode);
         return { zygote, mounts, released };
       },
       (error: unknown) => {
+        this.#options.slots?.give();
         this.#disabled = true;
         this.#options.warn(`the session's standing sandbox could not start, so each command gets a bubblewrap of its own: ${(error as Error).message}`);
         void release(held);

@@ -10,6 +10,7 @@ import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedRep
 import { removeStubLater } from '../sandbox/blocked-scan.js';
 import { canonicalize } from '../sandbox/host-sys.js';
 import { SessionZygote } from '../sandbox/session-zygote.js';
+import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
 import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
@@ -37,6 +38,8 @@ export interface BashServiceOptions {
   warn(message: string): void;
   /** The session's egress proxy (a host list in `net` and a sandbox): commands reach the hosts through it; closed with the service. */
   egress?: SessionEgress;
+  /** The runtime's cap on live zygotes and their idle time (see ZygoteSlots). */
+  zygoteSlots?: ZygoteSlots;
 }
 
 /**
@@ -69,6 +72,7 @@ export class BashService {
       hold: (paths) => this.#holdStubs(paths),
       release: (paths) => this.#releaseStubPaths(paths),
       warn: options.warn,
+      ...(options.zygoteSlots === undefined ? {} : { slots: options.zygoteSlots }),
     });
   }
 
@@ -163,7 +167,10 @@ export class BashService {
           const finding = this.#blockedFinding(guard.finish(), 'a sandboxed command');
           await this.#releaseStubs(guard);
           throw new ToolwardenError('SANDBOX_LOST', `${lostMessage(lost)}: ${request.command}${finding === undefined ? '' : `; ${finding.message}`}`);
-        }).finally(() => this.#running.splice(this.#running.indexOf(request.command), 1));
+        }).finally(() => {
+          this.#running.splice(this.#running.indexOf(request.command), 1);
+          lease?.release();
+        });
         if (outcome.aborted) {
           if (guard !== undefined) {
             guard.finish();

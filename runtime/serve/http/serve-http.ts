@@ -75,7 +75,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   let rt: Runtime | undefined;
   let sessions: ServedSessions | undefined;
   const metrics = createServeMetrics(
-    () => rt?.stats() ?? { sessions: 0, sessionsByUser: {}, processes: 0, pendingApprovals: 0, idleWorkers: 0 },
+    () => rt?.stats() ?? { sessions: 0, sessionsByUser: {}, processes: 0, pendingApprovals: 0, idleWorkers: 0, zygotes: 0 },
     () => sessions?.size ?? 0,
   );
   const inbox = config.dashboard?.enabled === true && config.admin !== undefined ? new ApprovalInbox() : undefined;
