@@ -27,9 +27,9 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
   let results: DriverResult[];
 
   beforeAll(async () => {
-    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES });
+    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': 'kill -STOP 2; echo stopped\n' });
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh']);
+    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh'], { limits: { commandTimeoutMs: 5000 } });
   }, 120_000);
   afterAll(() => ws.cleanup());
 
@@ -52,5 +52,11 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
     expect(results[2]?.code).toBe('SANDBOX_LOST');
     expect(results[3]).toMatchObject({ exitCode: 0 });
     expect(results[3]?.stdout).toMatch(/zygote-main\.js.*\nfresh\n$/);
+  });
+
+  it('a stopped zygote holds the host only until the command\'s timeout: then the sandbox is killed and the next command gets a fresh one', () => {
+    expect(results[4]?.code).toBe('TIMEOUT');
+    expect(results[5]).toMatchObject({ exitCode: 0 });
+    expect(results[5]?.stdout).toMatch(/zygote-main\.js.*\nfresh\n$/);
   });
 });
