@@ -9,7 +9,7 @@
  * parent is now the sandbox's init): nothing a command started outlives it. Its arguments are the private
  * directories to empty when no command runs.
  */
-import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createLauncherCore } from '../processes/launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../processes/launcher-protocol.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
@@ -85,12 +85,24 @@ function emptyPrivateDirs(): void {
       const path = `${dir}/${name}`;
       if (mounts.some((mount) => mount === path || mount.startsWith(`${path}/`))) continue;
       try {
-        if (lstatSync(path).dev === device) rmSync(path, { recursive: true, force: true });
+        if (lstatSync(path).dev !== device) continue;
+        openUp(path, device);
+        rmSync(path, { recursive: true, force: true });
       } catch {
         // a file it may not remove stays; the tmpfs cap still bounds it
       }
     }
   }
+}
+
+// Commands hold no capabilities, so a directory one left unreadable or unwritable (chmod 000, 0500) would stop the
+// removal and hand its contents to the next command. Its owner may always chmod it: every directory on the private
+// tmpfs (never a symlink's target, never another device) is made 0700 before the removal.
+function openUp(path: string, device: number): void {
+  const stat = lstatSync(path);
+  if (!stat.isDirectory() || stat.dev !== device) return;
+  chmodSync(path, 0o700);
+  for (const name of readdirSync(path)) openUp(`${path}/${name}`, device);
 }
 
 const core = createLauncherCore({
