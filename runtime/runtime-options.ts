@@ -69,9 +69,11 @@ export interface RuntimeOptions {
    * start-up") instead of one bwrap per command: same mounts, namespaces, filter and per-command limits, but the
    * session's commands share a pid namespace and /tmp. `false` gives every command a bwrap of its own. An object sets
    * `max` (zygotes alive at once across sessions; past it a session's commands get a bwrap each, default 32) and
-   * `idleMs` (a zygote with no command running this long is closed, default 30000). @default true
+   * `idleMs` (a zygote with no command running this long is closed, default 30000). Zygotes are used only where
+   * the self-test proves a command cannot write its zygote's memory, unless `allowZygoteMemoryWrites: true` accepts
+   * that a command could then escape the per-command rlimits (README "A standing sandbox per session"). @default true
    */
-  sandboxZygote?: boolean | { max?: number; idleMs?: number };
+  sandboxZygote?: boolean | { max?: number; idleMs?: number; allowZygoteMemoryWrites?: boolean };
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([

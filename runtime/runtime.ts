@@ -457,7 +457,8 @@ export class Runtime {
       const choice = createSandbox(mode, detection, checks);
       if (choice.sandbox.zygote === undefined) return choice;
       // A session zygote is used only where the same properties hold for the commands it spawns; never weaker.
-      const zygoteOk = this.#options.sandboxZygote !== false && (await (this.#zygoteSelfTest ??= runZygoteSelfTest(detection).then(zygoteUsable)));
+      const settings = this.#services.zygoteSlots?.settings;
+      const zygoteOk = settings !== undefined && (await (this.#zygoteSelfTest ??= runZygoteSelfTest(detection).then((checks) => zygoteUsable(checks, settings.allowZygoteMemoryWrites))));
       return zygoteOk ? choice : { ...choice, sandbox: withoutZygote(choice.sandbox) };
     });
   }

@@ -34,7 +34,10 @@ export async function runSandboxSelfTest(detection: SandboxDetection, options: S
  * the probe's layout runs the probe. A zygote that cannot start fails every property, naming why.
  */
 export async function runZygoteSelfTest(detection: SandboxDetection, options: SelfTestOptions = {}): Promise<SelfTestCheck[]> {
-  return withProbe(detection, options, async (sandbox, targets, scope, script) => {
+  return withProbe(detection, options, async (sandbox, commandTargets, scope) => {
+    // The zygote is pid 2 of its sandbox's pid namespace (bwrap's init is 1); its memory is one more property.
+    const targets = { ...commandTargets, zygotePid: 2 };
+    const script = buildSelfTestScript(targets);
     const support = sandbox.zygote;
     if (support === undefined) return parseSelfTestOutput('', targets, 'this sandbox has no zygote');
     let zygote: SandboxZygote | undefined;
@@ -56,11 +59,12 @@ export async function runZygoteSelfTest(detection: SandboxDetection, options: Se
 }
 
 /**
- * Whether session zygotes may be used after their self-test: every property held. Otherwise one process warning
- * names what failed, and commands get a bwrap each (whose own self-test decides as before).
+ * Whether session zygotes may be used after their self-test: every property held (a writable zygote memory only
+ * when `allowMemoryWrites`, the host's explicit `sandboxZygote.allowZygoteMemoryWrites`). Otherwise one process
+ * warning names what failed, and commands get a bwrap each (whose own self-test decides as before).
  */
-export function zygoteUsable(checks: readonly SelfTestCheck[]): boolean {
-  const failed = describeFailures(checks);
+export function zygoteUsable(checks: readonly SelfTestCheck[], allowMemoryWrites = false): boolean {
+  const failed = describeFailures(checks.filter((c) => !(allowMemoryWrites && c.property === 'zygote-memory-sealed')));
   if (failed === '') return true;
   process.emitWarning(`toolwarden runs each sandboxed command in a bubblewrap of its own: the session sandbox (zygote) self-test failed: ${failed}`, { code: 'TOOLWARDEN_ZYGOTE' });
   return false;

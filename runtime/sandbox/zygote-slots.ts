@@ -6,10 +6,17 @@ export interface ZygoteSettings {
   readonly max: number;
   /** A zygote with no command running for this long is closed; the next command starts a fresh one. @default 30000 */
   readonly idleMs: number;
+  /**
+   * Use zygotes even where the self-test finds a command can write its zygote's memory (`/proc/<zygote>/mem`: same
+   * user, no Yama, a Node zygote cannot make itself non-dumpable). Such a command can make the zygote spawn without
+   * the per-command rlimits (CPU, memory, processes, file size); the mounts, namespaces, capabilities and seccomp
+   * filter still hold. @default false
+   */
+  readonly allowZygoteMemoryWrites: boolean;
 }
 
 /** The defaults of {@link ZygoteSettings}: one zygote holds about 9 MB of its own (49 MB RSS) and 8 threads. */
-export const DEFAULT_ZYGOTE_SETTINGS: ZygoteSettings = { max: 32, idleMs: 30_000 };
+export const DEFAULT_ZYGOTE_SETTINGS: ZygoteSettings = { max: 32, idleMs: 30_000, allowZygoteMemoryWrites: false };
 
 /** The runtime-wide count of live zygotes against {@link ZygoteSettings.max}. */
 export class ZygoteSlots {
@@ -47,11 +54,15 @@ export function zygoteSettingsOf(option: unknown): ZygoteSettings | undefined {
   if (option === false) return undefined;
   if (option === undefined || option === true) return DEFAULT_ZYGOTE_SETTINGS;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new ToolwardenError('INVALID_OPTIONS', `sandboxZygote must be a boolean or { max, idleMs }, got ${Array.isArray(option) ? 'an array' : typeof option}`);
+    throw new ToolwardenError('INVALID_OPTIONS', `sandboxZygote must be a boolean or { max, idleMs, allowZygoteMemoryWrites }, got ${Array.isArray(option) ? 'an array' : typeof option}`);
   }
   const record = option as Record<string, unknown>;
-  const unknown = Object.keys(record).find((key) => key !== 'max' && key !== 'idleMs');
-  if (unknown !== undefined) throw new ToolwardenError('INVALID_OPTIONS', `unknown sandboxZygote option '${unknown}' (max, idleMs)`);
+  const unknown = Object.keys(record).find((key) => !['max', 'idleMs', 'allowZygoteMemoryWrites'].includes(key));
+  if (unknown !== undefined) throw new ToolwardenError('INVALID_OPTIONS', `unknown sandboxZygote option '${unknown}' (max, idleMs, allowZygoteMemoryWrites)`);
+  const allow = record['allowZygoteMemoryWrites'];
+  if (allow !== undefined && typeof allow !== 'boolean') {
+    throw new ToolwardenError('INVALID_OPTIONS', `sandboxZygote.allowZygoteMemoryWrites must be a boolean, got ${typeof allow}`);
+  }
   const field = (key: 'max' | 'idleMs'): number => {
     const value = record[key];
     if (value === undefined) return DEFAULT_ZYGOTE_SETTINGS[key];
@@ -60,5 +71,5 @@ export function zygoteSettingsOf(option: unknown): ZygoteSettings | undefined {
     }
     return value;
   };
-  return { max: field('max'), idleMs: field('idleMs') };
+  return { max: field('max'), idleMs: field('idleMs'), allowZygoteMemoryWrites: allow === true };
 }

@@ -7,7 +7,8 @@ export type SelfTestProperty =
   | 'no-capabilities'
   | 'no-new-privileges'
   | 'seccomp-active'
-  | 'resource-limits';
+  | 'resource-limits'
+  | 'zygote-memory-sealed';
 
 /** What each property means, for `doctor` and error messages. */
 export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = Object.freeze({
@@ -19,6 +20,7 @@ export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = 
   'no-new-privileges': 'NoNewPrivs is 1',
   'seccomp-active': 'a seccomp filter is installed',
   'resource-limits': 'the process count limit is the configured one (RLIMIT_NPROC)',
+  'zygote-memory-sealed': "a command cannot write its zygote's memory (/proc/<zygote>/mem), so it cannot make it spawn past the limits",
 });
 
 /** One property's outcome. */
@@ -37,6 +39,8 @@ export interface SelfTestTargets {
   readonly networkAbsent?: boolean;
   /** The RLIMIT_NPROC the sandbox sets, which the probe must see. */
   readonly maxProcesses: number;
+  /** The zygote's pid in the probe's pid namespace, when a zygote runs the probe: its memory must not be writable. */
+  readonly zygotePid?: number;
 }
 
 const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
@@ -44,7 +48,7 @@ const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
 /** The properties a run over `targets` checks, in report order. */
 export function selfTestProperties(targets: SelfTestTargets): SelfTestProperty[] {
   const all = Object.keys(SELF_TEST_PROPERTIES) as SelfTestProperty[];
-  return targets.networkAbsent === false ? all.filter((p) => p !== 'network-absent') : all;
+  return all.filter((p) => (p !== 'network-absent' || targets.networkAbsent !== false) && (p !== 'zygote-memory-sealed' || targets.zygotePid !== undefined));
 }
 
 /**
@@ -62,12 +66,23 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
     ['no-new-privileges', 'grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/self/status', '$(grep NoNewPrivs /proc/self/status)'],
     ['seccomp-active', 'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status', '$(grep "^Seccomp:" /proc/self/status)'],
     ['resource-limits', `grep -q "^Max processes[[:space:]]*${Math.trunc(targets.maxProcesses)}[[:space:]]" /proc/self/limits`, '$(grep "^Max processes" /proc/self/limits | tr -s " ")'],
+    ['zygote-memory-sealed', zygoteMemoryProbe(Math.trunc(targets.zygotePid ?? 0)), `/proc/${Math.trunc(targets.zygotePid ?? 0)}/mem`],
   ];
   const wanted = new Set(selfTestProperties(targets));
   return probes
     .filter(([property]) => wanted.has(property))
     .map(([property, test, detail]) => `if ${test}; then echo "${property} ok ${detail}"; else echo "${property} fail ${detail}"; fi`)
     .join('\n');
+}
+
+// Reads 8 bytes of the zygote's first writable mapping and writes them back: sealed when either fails (Yama, a
+// non-dumpable zygote or a kernel that refuses /proc/<pid>/mem writes). Run against the self-test's own zygote only,
+// which is closed right after, so a successful write-back harms nothing that is used.
+function zygoteMemoryProbe(pid: number): string {
+  const mem = `/proc/${pid}/mem`;
+  return `! { z_addr=$(awk '$2 ~ /^rw/ { split($1, a, "-"); print a[1]; exit }' /proc/${pid}/maps 2>/dev/null) && [ -n "$z_addr" ] && ` +
+    `z_off=$(printf '%d' "0x$z_addr") && z_bytes=$(mktemp) && dd if=${mem} of="$z_bytes" bs=8 count=1 iflag=skip_bytes skip="$z_off" 2>/dev/null && ` +
+    `dd if="$z_bytes" of=${mem} bs=8 count=1 oflag=seek_bytes seek="$z_off" conv=notrunc 2>/dev/null; }`;
 }
 
 /** The checks from the probe's output; a property the output does not answer (the probe died) failed. */

@@ -27,13 +27,15 @@ describe('toolwarden doctor', () => {
     const report = JSON.parse(result.stdout) as { ok: boolean; checks: { property: string; passed: boolean }[]; zygoteChecks: { property: string; passed: boolean }[] };
     expect(report.ok).toBe(true);
     expect(report.checks).toHaveLength(8);
-    // The session sandbox (zygote) is proved with the same properties, for a command it starts.
-    expect(report.zygoteChecks.map((c) => [c.property, c.passed])).toEqual(report.checks.map((c) => [c.property, true]));
+    // The session sandbox (zygote) is proved with the same properties for a command it starts, plus its own memory.
+    expect(report.zygoteChecks.map((c) => c.property)).toEqual([...report.checks.map((c) => c.property), 'zygote-memory-sealed']);
+    expect(report.zygoteChecks.filter((c) => c.property !== 'zygote-memory-sealed').every((c) => c.passed)).toBe(true);
   });
 
   it.runIf(detection.available)('proves the same properties for a command the session sandbox (zygote) starts', async () => {
     const result = await plainRun();
-    expect(result.stdout).toMatch(/^session sandbox \(zygote\): used$/m);
+    expect(result.stdout).toMatch(/^session sandbox \(zygote\): (used|not used, each command gets a bubblewrap of its own)$/m);
+    expect(result.stdout).toMatch(/^ {2}(pass|FAIL)\s+zygote-memory-sealed\b/m);
     expect(result.stdout).toMatch(/^ {2}pass\s+proc-sys-read-only\b/m);
     expect(result.stdout).toMatch(/^ {2}pass\s+seccomp-active\b/m);
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type Session, type ToolResult } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 import { hasBwrap } from '../helpers/has-bwrap.js';
+import { ZYGOTE_UNDER_TEST } from '../helpers/run-sandboxed.js';
 
 // The check after a command holds for background processes too: what a `start`ed process plants at a blocked path
 // is found once it exits, is stopped, or its session closes; reported in status, logs and stop (BLOCKED_PATH_WRITTEN,
@@ -132,8 +133,9 @@ describe.skipIf(!hasBwrap)('stub mount points (removed off the main thread)', ()
   });
 
   it("stay while the session's zygote mounts them, and are gone once the session closed", async () => {
+    const withZygote = await createRuntime({ idleWorkers: 0, sandboxZygote: ZYGOTE_UNDER_TEST });
     const ws = makeTempTree('tw-stubs', { 'a.txt': 'a\n', 'seen.sh': 'ls -a > seen.txt\n' });
-    const s = await open(ws);
+    const s = await withZygote.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'required' });
     try {
       const exec = await s.call('bash', { command: 'sh seen.sh' });
       expect(exec.isError ?? false, textOf(exec)).toBe(false);
@@ -147,6 +149,7 @@ describe.skipIf(!hasBwrap)('stub mount points (removed off the main thread)', ()
       await s.close();
     }
     expect(STUBS.filter((name) => existsSync(ws.at(name)))).toEqual([]);
+    await withZygote.close();
     ws.cleanup();
   });
 });

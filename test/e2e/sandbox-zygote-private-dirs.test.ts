@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBwrap } from '../helpers/has-bwrap.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
-import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult, ZYGOTE_UNDER_TEST } from '../helpers/run-sandboxed.js';
 
 // A session's zygote empties /tmp and HOME between commands so each command finds them as fresh as a bwrap of its
 // own would. Commands run without capabilities, so permission bits bind them and the zygote alike: a directory a
@@ -34,7 +34,7 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('the zygote empties /tmp and HOME 
       'lock-ws.sh': 'mkdir -p locked; echo mine > locked/f; chmod 500 locked; echo locked\n',
     });
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, ['sh plant.sh', 'sh look.sh', 'sh lock-ws.sh', 'echo next']);
+    results = await runSandboxed(user, ws.root, ['sh plant.sh', 'sh look.sh', 'sh lock-ws.sh', 'echo next'], { sandboxZygote: ZYGOTE_UNDER_TEST });
   }, 120_000);
   afterAll(() => {
     // The near miss left a read-only directory in the workspace: open it so cleanup can remove it.

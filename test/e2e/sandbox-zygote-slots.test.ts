@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZYGOTE_UNDER_TEST } from '../helpers/run-sandboxed.js';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
+import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
+import { runZygoteSelfTest } from '../../runtime/sandbox/run-self-test.js';
 import { hasBwrap } from '../helpers/has-bwrap.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
@@ -12,7 +15,7 @@ describe.skipIf(!hasBwrap)('the runtime caps its session sandboxes and closes id
   let a: TempTree;
   let b: TempTree;
   beforeAll(async () => {
-    rt = await createRuntime({ idleWorkers: 0, sandboxZygote: { max: 1, idleMs: 400 } });
+    rt = await createRuntime({ idleWorkers: 0, sandboxZygote: { ...ZYGOTE_UNDER_TEST, max: 1, idleMs: 400 } });
     // Probes run from script files: the static check refuses /proc paths on the command line.
     const probes = { 'pid2.sh': 'ps -o args= -p 2\ncut -d" " -f22 /proc/2/stat\n', 'confined.sh': 'ps -o args= -p 2\ngrep -E "^(Seccomp|NoNewPrivs):" /proc/self/status\n', 'start.sh': 'cut -d" " -f22 /proc/2/stat\n' };
     a = makeTempTree('tw-zslots-a', probes);
@@ -53,8 +56,21 @@ describe.skipIf(!hasBwrap)('the runtime caps its session sandboxes and closes id
     expect(rt.stats().zygotes).toBe(0);
   }, 30_000);
 
+  it("by default a zygote is used exactly where the self-test proves a command cannot write its memory", async () => {
+    const sealed = (await runZygoteSelfTest(await detectSandbox())).find((c) => c.property === 'zygote-memory-sealed')?.passed;
+    const plain = await createRuntime({ idleWorkers: 0 });
+    try {
+      const s = await plain.openSession({ workspaceRoot: a.root, tools: ['bash'], sandbox: 'required' });
+      const out = String((await s.call('bash', { command: 'sh pid2.sh' })).structuredContent?.['stdout']);
+      expect(out.includes('zygote-main'), out).toBe(sealed === true);
+      await s.close();
+    } finally {
+      await plain.close();
+    }
+  }, 30_000);
+
   it('near miss: within idleMs a session keeps its zygote between commands', async () => {
-    const own = await createRuntime({ idleWorkers: 0 });
+    const own = await createRuntime({ idleWorkers: 0, sandboxZygote: ZYGOTE_UNDER_TEST });
     try {
       const s = await own.openSession({ workspaceRoot: a.root, tools: ['bash'], sandbox: 'required' });
       const start = 'sh start.sh';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBwrap } from '../helpers/has-bwrap.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
-import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult, ZYGOTE_UNDER_TEST } from '../helpers/run-sandboxed.js';
 
 // A command runs as the zygote's user in its pid namespace (the zygote is pid 2), so /proc/2 is open to it. These
 // rows try to reach the zygote's request channel or state through /proc and check what stops them. Scripts run from
@@ -29,7 +29,7 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
   beforeAll(async () => {
     ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': 'kill -STOP 2; echo stopped\n' });
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh'], { limits: { commandTimeoutMs: 5000 } });
+    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh'], { limits: { commandTimeoutMs: 5000 }, sandboxZygote: ZYGOTE_UNDER_TEST });
   }, 120_000);
   afterAll(() => ws.cleanup());
 

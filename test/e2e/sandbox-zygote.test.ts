@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBwrap } from '../helpers/has-bwrap.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
-import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult, ZYGOTE_UNDER_TEST } from '../helpers/run-sandboxed.js';
 
 // One session's commands share a standing sandbox (zygote). Each attack here is on what that sharing could weaken:
 // blocked paths the host creates or replaces mid-session, stubs removed under it, processes a command leaves behind,
@@ -51,7 +51,7 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a session sandbox zygote, as %s',
       'tmp-read.sh': 'cat /tmp/shared.txt\n',
     });
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, [...STEPS]);
+    results = await runSandboxed(user, ws.root, [...STEPS], { sandboxZygote: ZYGOTE_UNDER_TEST });
   }, 120_000);
   afterAll(() => ws.cleanup());
 

@@ -24,7 +24,7 @@ export interface DriverSettings {
   envPath?: string;
   excludedPaths?: string[];
   /** The runtime's `sandboxZygote` option. @default the runtime's default */
-  sandboxZygote?: boolean;
+  sandboxZygote?: boolean | { max?: number; idleMs?: number; allowZygoteMemoryWrites?: boolean };
   /** The session's `net` (default false). */
   net?: false | string[];
 }
@@ -67,3 +67,9 @@ export function runSandboxed(user: DriverUser, workspaceRoot: string, commands: 
     });
   });
 }
+
+/**
+ * The zygote setting of the suites that exercise zygotes: on kernels where a command can write its zygote's memory
+ * (no Yama; this CI machine) the runtime uses no zygote by default, so these suites opt in explicitly to test it.
+ */
+export const ZYGOTE_UNDER_TEST = { allowZygoteMemoryWrites: true } as const;
