@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AdminProof } from '../../../src/serve/dashboard-write-rule.js';
 
 /** The dashboard's login cookie: a random login id (never the admin token), HttpOnly, SameSite=Strict, path /ui. */
@@ -13,8 +13,14 @@ export type AdminCheck = { ok: true; proof: AdminProof } | { ok: false; message:
 
 /** The admin token check of the dashboard, and its logins. */
 export interface AdminAuth {
-  /** Checks `Authorization: Bearer <admin token>` or the login cookie. */
-  check(headers: { authorization?: string | undefined; cookie?: string | undefined }): AdminCheck;
+  /**
+   * Checks `Authorization: Bearer <admin token>`, or the login cookie together with its login key (`loginKey`). The
+   * key is what makes the cookie alone worthless: browsers send cookies to every port of a host, so another server on
+   * 127.0.0.1 the admin's browser visits receives the cookie, but never the key, which the page keeps per origin.
+   */
+  check(headers: { authorization?: string | undefined; cookie?: string | undefined; loginKey?: string | undefined }): AdminCheck;
+  /** The login key of a login's cookie value, which the login reply gives the page (an HMAC under a secret of this server). */
+  keyOf(cookieValue: string): string;
   /** A new login for the admin token: the cookie value, or undefined for any other token. */
   login(token: unknown): string | undefined;
   /** Ends the login the cookie header names, if any. */
@@ -27,6 +33,8 @@ export interface AdminAuth {
  */
 export function createAdminAuth(adminToken: string, now: () => number = Date.now): AdminAuth {
   const expected = digest(adminToken);
+  const keySecret = randomBytes(32);
+  const keyOf = (value: string): string => createHmac('sha256', keySecret).update(value).digest('base64url');
   const logins = new Map<string, number>();
   const isAdmin = (token: string): boolean => timingSafeEqual(digest(token), expected);
   const loginOf = (cookie: string | undefined): Buffer | undefined => {
@@ -34,17 +42,21 @@ export function createAdminAuth(adminToken: string, now: () => number = Date.now
     return value === undefined ? undefined : digest(value);
   };
   return {
-    check: ({ authorization, cookie }) => {
+    check: ({ authorization, cookie, loginKey }) => {
       if (authorization !== undefined) {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
         return match?.[1] !== undefined && isAdmin(match[1]) ? { ok: true, proof: 'bearer' } : { ok: false, message: "the bearer token is not the admin token (a user's token never opens the dashboard)" };
       }
-      const login = loginOf(cookie);
-      if (login === undefined) return { ok: false, message: 'not logged in: send "Authorization: Bearer <admin token>" or log in on the dashboard page' };
-      const expires = logins.get(login.toString('hex'));
+      const value = readCookie(cookie, ADMIN_COOKIE);
+      if (value === undefined) return { ok: false, message: 'not logged in: send "Authorization: Bearer <admin token>" or log in on the dashboard page' };
+      const expires = logins.get(digest(value).toString('hex'));
       if (expires === undefined || expires <= now()) return { ok: false, message: 'the dashboard login is unknown or expired: log in again' };
+      if (loginKey === undefined || !timingSafeEqual(digest(loginKey), digest(keyOf(value)))) {
+        return { ok: false, message: 'the login cookie came without its login key (x-tw-login-key): log in again on the dashboard page' };
+      }
       return { ok: true, proof: 'cookie' };
     },
+    keyOf,
     login: (token) => {
       if (typeof token !== 'string' || !isAdmin(token)) return undefined;
       const value = randomBytes(32).toString('base64url');

@@ -60,7 +60,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, pathname: strin
     return undefined;
   }
   if (pathname === `${DASHBOARD_PATH}/login`) return login(req, auth, reply);
-  const who = auth.check({ authorization: req.headers.authorization, cookie: req.headers.cookie });
+  // The login key rides in a header; an EventSource cannot send one, so the event stream may carry it as ?key=.
+  const key = header(req, 'x-tw-login-key') ?? (pathname === `${DASHBOARD_PATH}/api/events` ? queryKey(req) : undefined);
+  const who = auth.check({ authorization: req.headers.authorization, cookie: req.headers.cookie, loginKey: key });
   if (!who.ok) return reply(401, { error: 'unauthorized', message: who.message }, { 'www-authenticate': 'Bearer realm="toolwarden-admin"' });
   const api = pathname.slice(DASHBOARD_PATH.length);
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -122,7 +124,11 @@ async function login(req: IncomingMessage, auth: AdminAuth, reply: Reply): Promi
   const token = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { token?: unknown }).token : undefined;
   const value = auth.login(token);
   if (value === undefined) return reply(401, { error: 'unauthorized', message: "that is not the admin token (a user's token never opens the dashboard)" });
-  return reply(200, { ok: true }, { 'set-cookie': loginCookie(value, req.headers.origin?.startsWith('https:') === true) });
+  return reply(200, { ok: true, key: auth.keyOf(value) }, { 'set-cookie': loginCookie(value, req.headers.origin?.startsWith('https:') === true) });
+}
+
+function queryKey(req: IncomingMessage): string | undefined {
+  return new URL(req.url ?? '/', 'http://dashboard.invalid').searchParams.get('key') ?? undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

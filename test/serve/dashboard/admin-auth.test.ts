@@ -21,8 +21,8 @@ describe('createAdminAuth', () => {
   it('a wrong bearer is refused even with a valid login cookie beside it (no fallback)', () => {
     const auth = createAdminAuth(TOKEN);
     const value = auth.login(TOKEN)!;
-    expect(auth.check({ authorization: 'Bearer wrong-token-0123456789', cookie: `${ADMIN_COOKIE}=${value}` })).toMatchObject({ ok: false });
-    expect(auth.check({ cookie: `other=1; ${ADMIN_COOKIE}=${value}` })).toEqual({ ok: true, proof: 'cookie' });
+    expect(auth.check({ authorization: 'Bearer wrong-token-0123456789', cookie: `${ADMIN_COOKIE}=${value}`, loginKey: auth.keyOf(value) })).toMatchObject({ ok: false });
+    expect(auth.check({ cookie: `other=1; ${ADMIN_COOKIE}=${value}`, loginKey: auth.keyOf(value) })).toEqual({ ok: true, proof: 'cookie' });
   });
 
   it('a login is a fresh random id each time, never the token, and ends at its expiry', () => {
@@ -35,17 +35,31 @@ describe('createAdminAuth', () => {
     expect(auth.login('not-the-token-0123456789')).toBeUndefined();
     expect(auth.login(undefined)).toBeUndefined();
     now += LOGIN_TTL_MS - 1;
-    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${first}` }).ok).toBe(true);
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${first}`, loginKey: auth.keyOf(first) }).ok).toBe(true);
     now += 1;
-    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${first}` })).toMatchObject({ ok: false, message: expect.stringContaining('expired') });
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${first}`, loginKey: auth.keyOf(first) })).toMatchObject({ ok: false, message: expect.stringContaining('expired') });
   });
 
   it('logout ends that login only', () => {
     const auth = createAdminAuth(TOKEN);
     const [a, b] = [auth.login(TOKEN)!, auth.login(TOKEN)!];
     auth.logout(`${ADMIN_COOKIE}=${a}`);
-    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${a}` }).ok).toBe(false);
-    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${b}` }).ok).toBe(true);
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${a}`, loginKey: auth.keyOf(a) }).ok).toBe(false);
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${b}`, loginKey: auth.keyOf(b) }).ok).toBe(true);
+  });
+
+  // The cookie reaches any server on another port of this host (cookies ignore ports); alone it must be worthless.
+  it.each<[string, (auth: ReturnType<typeof createAdminAuth>, own: string, other: string) => string | undefined]>([
+    ['no login key', () => undefined],
+    ['an empty login key', () => ''],
+    ["another login's key", (auth, _own, other) => auth.keyOf(other)],
+    ['the cookie value itself as the key', (_auth, own) => own],
+    ["the key of another server (its own secret)", (_auth, own) => createAdminAuth(TOKEN).keyOf(own)],
+  ])('a login cookie with %s is refused', (_name, keyFor) => {
+    const auth = createAdminAuth(TOKEN);
+    const [own, other] = [auth.login(TOKEN)!, auth.login(TOKEN)!];
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${own}`, loginKey: keyFor(auth, own, other) })).toMatchObject({ ok: false });
+    expect(auth.check({ cookie: `${ADMIN_COOKIE}=${own}`, loginKey: auth.keyOf(own) })).toEqual({ ok: true, proof: 'cookie' });
   });
 
   it('the cookie is HttpOnly, SameSite=Strict, scoped to /ui; Secure over https', () => {

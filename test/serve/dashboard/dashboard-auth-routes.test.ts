@@ -81,9 +81,16 @@ describe('logging in: the token is exchanged for an HttpOnly SameSite=Strict coo
     expect(cookie).toContain('Path=/ui');
     expect(cookie).not.toContain(ADMIN);
     const pair = cookie.split(';')[0]!;
-    expect((await node.api('/ui/api/state', { headers: { authorization: null, cookie: pair } })).status).toBe(200);
-    expect((await node.api('/ui/logout', { body: {}, headers: { authorization: null, cookie: pair, origin: node.origin } })).status).toBe(200);
+    const { key } = (await res.json()) as { key: string };
+    expect(key).toMatch(/^[\w-]{40,}$/);
+    const withKey = { authorization: null, cookie: pair, 'x-tw-login-key': key };
+    expect((await node.api('/ui/api/state', { headers: withKey })).status).toBe(200);
+    // The cookie alone (what a server on another port of this host receives from the browser) opens nothing.
     expect((await node.api('/ui/api/state', { headers: { authorization: null, cookie: pair } })).status).toBe(401);
+    expect((await node.api(`/ui/api/state?key=${key}`, { headers: { authorization: null, cookie: pair } })).status).toBe(401);
+    expect((await node.api('/ui/api/sessions/x/close', { body: {}, headers: { authorization: null, cookie: pair, origin: node.origin } })).status).toBe(401);
+    expect((await node.api('/ui/logout', { body: {}, headers: { ...withKey, origin: node.origin } })).status).toBe(200);
+    expect((await node.api('/ui/api/state', { headers: withKey })).status).toBe(401);
   });
 
   it.each<[string, Record<string, string | null>, number]>([
@@ -98,9 +105,11 @@ describe('logging in: the token is exchanged for an HttpOnly SameSite=Strict coo
 
 describe('state changes by cookie need the dashboard own Origin (CSRF); by bearer they do not', () => {
   let cookie: string;
+  let key: string;
   beforeAll(async () => {
     const res = await node.api('/ui/login', { body: { token: ADMIN }, headers: { authorization: null, origin: node.origin } });
     cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    key = ((await res.json()) as { key: string }).key;
   });
 
   it.each<[string, Record<string, string | null>, number]>([
@@ -111,7 +120,7 @@ describe('state changes by cookie need the dashboard own Origin (CSRF); by beare
     ['the own Origin (the near miss)', { origin: 'SELF' }, 404],
   ])('cookie + %s', async (_name, headers, status) => {
     const origin = headers['origin'] === 'SELF' ? node.origin : headers['origin'];
-    const res = await node.api('/ui/api/sessions/no-such-session/close', { body: {}, headers: { ...headers, origin: origin ?? null, authorization: null, cookie } });
+    const res = await node.api('/ui/api/sessions/no-such-session/close', { body: {}, headers: { ...headers, origin: origin ?? null, authorization: null, cookie, 'x-tw-login-key': key } });
     expect(res.status).toBe(status);
     if (status === 404) expect(await res.json()).toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });

@@ -19,8 +19,12 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The login key the login reply gave: sent with the cookie on every request. Kept in sessionStorage, which is per
+// origin (scheme, host and port), unlike the cookie, which the browser would send to any port of this host.
+const loginKey = () => sessionStorage.getItem('tw-login-key') ?? '';
+
 async function post(path, body = {}) {
-  const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', 'x-tw-login-key': loginKey() }, body: JSON.stringify(body) });
   const reply = await res.json().catch(() => ({}));
   if (res.status === 401) showLogin();
   if (!res.ok) throw new Error(reply.message ?? `HTTP ${res.status}`);
@@ -42,7 +46,7 @@ function showLogin() {
 }
 
 async function start() {
-  const res = await fetch('/ui/api/state', { credentials: 'same-origin' });
+  const res = await fetch('/ui/api/state', { credentials: 'same-origin', headers: { 'x-tw-login-key': loginKey() } });
   if (res.status === 401) return showLogin();
   $('login').hidden = true;
   $('main').hidden = false;
@@ -52,7 +56,7 @@ async function start() {
 
 function connect() {
   state.stream?.close();
-  const stream = new EventSource('/ui/api/events');
+  const stream = new EventSource(`/ui/api/events?key=${encodeURIComponent(loginKey())}`);
   state.stream = stream;
   stream.addEventListener('open', () => setStatus('live', 'live'));
   stream.addEventListener('error', () => setStatus('reconnecting', 'down'));
@@ -209,7 +213,8 @@ $('login-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   $('login-error').textContent = '';
   try {
-    await post('/ui/login', { token: $('login-token').value });
+    const { key } = await post('/ui/login', { token: $('login-token').value });
+    sessionStorage.setItem('tw-login-key', key);
     $('login-token').value = '';
     await start();
   } catch (error) {
@@ -218,6 +223,7 @@ $('login-form').addEventListener('submit', async (event) => {
 });
 $('logout').addEventListener('click', async () => {
   await post('/ui/logout').catch(() => undefined);
+  sessionStorage.removeItem('tw-login-key');
   showLogin();
 });
 for (const id of ['filter-user', 'filter-tool', 'filter-decision']) $(id).addEventListener('input', renderAudit);
