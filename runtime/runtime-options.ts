@@ -1,5 +1,4 @@
 import type { PermissionSpec } from '../src/policy/index.js';
-import { zygoteSettingsOf } from './sandbox/zygote-slots.js';
 import type { McpServersOption } from '../src/mcp/index.js';
 import type { TenantConfig, TenantsOption } from '../src/tenants/index.js';
 import type { SandboxMode } from '../src/capability/capability.js';
@@ -100,7 +99,6 @@ export function checkRuntimeOptions(options: RuntimeOptions): void {
   if (options.allowSharedPidNamespace !== undefined && typeof options.allowSharedPidNamespace !== 'boolean') {
     throw new ToolwardenError('INVALID_OPTIONS', `allowSharedPidNamespace must be a boolean, got ${typeof options.allowSharedPidNamespace}`);
   }
-  zygoteSettingsOf(options.sandboxZygote);
   if (options.approve !== undefined && typeof options.approve !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'approve must be a function');
   if (options.tenantOf !== undefined && typeof options.tenantOf !== 'function') throw new ToolwardenError('INVALID_OPTIONS', 'tenantOf must be a function of the user');
   if (options.tenantOf !== undefined && options.tenants !== undefined) throw new ToolwardenError('INVALID_OPTIONS', 'give tenants or tenantOf, not both');

@@ -66,3 +66,10 @@ describe('the zygote memory property', () => {
     expect(zygoteUsable([{ property: 'seccomp-active', passed: false, detail: 'Seccomp: 0' }, ...checks(false).slice(1)], true)).toBe(false);
   });
 });
+
+describe('createRuntime sandboxZygote', () => {
+  it('refuses a bad setting at createRuntime, naming it', async () => {
+    const { createRuntime } = await import('../../runtime/index.js');
+    await expect(createRuntime({ idleWorkers: 0, sandboxZygote: { max: 0 } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('sandboxZygote.max') });
+  });
+});

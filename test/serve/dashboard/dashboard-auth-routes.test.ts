@@ -88,6 +88,13 @@ describe('logging in: the token is exchanged for an HttpOnly SameSite=Strict coo
     // The cookie alone (what a server on another port of this host receives from the browser) opens nothing.
     expect((await node.api('/ui/api/state', { headers: { authorization: null, cookie: pair } })).status).toBe(401);
     expect((await node.api(`/ui/api/state?key=${key}`, { headers: { authorization: null, cookie: pair } })).status).toBe(401);
+    expect((await node.api('/ui/api/events', { headers: { authorization: null, cookie: pair } })).status).toBe(401);
+    expect((await node.api(`/ui/api/events?key=not-${key}`, { headers: { authorization: null, cookie: pair } })).status).toBe(401);
+    // Near miss: the event stream with its key in the query (an EventSource sends no headers) is served.
+    const stream = new AbortController();
+    const events = await fetch(`${node.origin}/ui/api/events?key=${key}`, { headers: { cookie: pair }, signal: stream.signal });
+    expect(events.status).toBe(200);
+    stream.abort();
     expect((await node.api('/ui/api/sessions/x/close', { body: {}, headers: { authorization: null, cookie: pair, origin: node.origin } })).status).toBe(401);
     expect((await node.api('/ui/logout', { body: {}, headers: { ...withKey, origin: node.origin } })).status).toBe(200);
     expect((await node.api('/ui/api/state', { headers: withKey })).status).toBe(401);
