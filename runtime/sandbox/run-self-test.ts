@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { buildSelfTestScript, describeFailures, parseSelfTestOutput, type SelfTestCheck, type SelfTestTargets } from '../../src/sandbox/self-test.js';
 import type { Sandbox, SandboxScope } from '../../src/sandbox/types.js';
@@ -36,7 +36,7 @@ export async function runSandboxSelfTest(detection: SandboxDetection, options: S
 export async function runZygoteSelfTest(detection: SandboxDetection, options: SelfTestOptions = {}): Promise<SelfTestCheck[]> {
   return withProbe(detection, options, async (sandbox, commandTargets, scope) => {
     // The zygote is pid 2 of its sandbox's pid namespace (bwrap's init is 1); its memory is one more property.
-    const targets = { ...commandTargets, zygotePid: 2 };
+    const targets = { ...commandTargets, zygotePid: 2, zygoteCommand: basename(zygoteProgram().argv.at(-1) ?? '') };
     const script = buildSelfTestScript(targets);
     const support = sandbox.zygote;
     if (support === undefined) return parseSelfTestOutput('', targets, 'this sandbox has no zygote');

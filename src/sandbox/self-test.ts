@@ -41,6 +41,8 @@ export interface SelfTestTargets {
   readonly maxProcesses: number;
   /** The zygote's pid in the probe's pid namespace, when a zygote runs the probe: its memory must not be writable. */
   readonly zygotePid?: number;
+  /** A word of the zygote's command line (its entry file), so the probe knows it writes to the zygote. */
+  readonly zygoteCommand?: string;
 }
 
 const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
@@ -66,7 +68,7 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
     ['no-new-privileges', 'grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/self/status', '$(grep NoNewPrivs /proc/self/status)'],
     ['seccomp-active', 'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status', '$(grep "^Seccomp:" /proc/self/status)'],
     ['resource-limits', `grep -q "^Max processes[[:space:]]*${Math.trunc(targets.maxProcesses)}[[:space:]]" /proc/self/limits`, '$(grep "^Max processes" /proc/self/limits | tr -s " ")'],
-    ['zygote-memory-sealed', zygoteMemoryProbe(Math.trunc(targets.zygotePid ?? 0)), `/proc/${Math.trunc(targets.zygotePid ?? 0)}/mem`],
+    ['zygote-memory-sealed', zygoteMemoryProbe(Math.trunc(targets.zygotePid ?? 0), targets.zygoteCommand ?? ''), `/proc/${Math.trunc(targets.zygotePid ?? 0)}/mem`],
   ];
   const wanted = new Set(selfTestProperties(targets));
   return probes
@@ -76,11 +78,13 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
 }
 
 // Reads 8 bytes of the zygote's first writable mapping and writes them back: sealed when either fails (Yama, a
-// non-dumpable zygote or a kernel that refuses /proc/<pid>/mem writes). Run against the self-test's own zygote only,
-// which is closed right after, so a successful write-back harms nothing that is used.
-function zygoteMemoryProbe(pid: number): string {
+// non-dumpable zygote or a kernel that refuses /proc/<pid>/mem writes). Fails closed when it cannot tell: the
+// tools it needs missing, or the pid not the zygote (its command line is world-readable, unlike its memory). Run
+// against the self-test's own zygote only, which is closed right after, so a write-back harms nothing in use.
+function zygoteMemoryProbe(pid: number, command: string): string {
   const mem = `/proc/${pid}/mem`;
-  return `! { z_addr=$(awk '$2 ~ /^rw/ { split($1, a, "-"); print a[1]; exit }' /proc/${pid}/maps 2>/dev/null) && [ -n "$z_addr" ] && ` +
+  const isZygote = `tr '\\000' ' ' < /proc/${pid}/cmdline 2>/dev/null | grep -qF ${quote(command || 'no zygote named')}`;
+  return `command -v awk >/dev/null && command -v dd >/dev/null && ${isZygote} && ! { z_addr=$(awk '$2 ~ /^rw/ { split($1, a, "-"); print a[1]; exit }' /proc/${pid}/maps 2>/dev/null) && [ -n "$z_addr" ] && ` +
     `z_off=$(printf '%d' "0x$z_addr") && z_bytes=$(mktemp) && dd if=${mem} of="$z_bytes" bs=8 count=1 iflag=skip_bytes skip="$z_off" 2>/dev/null && ` +
     `dd if="$z_bytes" of=${mem} bs=8 count=1 oflag=seek_bytes seek="$z_off" conv=notrunc 2>/dev/null; }`;
 }
