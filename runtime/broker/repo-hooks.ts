@@ -53,15 +53,15 @@ function linkedRepository(top: string, dotGitFile: string): Repository {
   return { top, configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
 }
 
-// Every session opening reads the same few config files: each is parsed again only when its inode, size or mtime
-// changed (a stat instead of a read and a parse; the read and parse were most of the ~100 us this took per session).
+// Every session opening reads the same few config files: each is parsed again only when its inode, size, mtime or
+// ctime changed (ctime, which no user can set back, catches a rewrite whose mtime was restored with touch -r) (a stat instead of a read and a parse; the read and parse were most of the ~100 us this took per session).
 const parsed = new Map<string, { version: string; hooksPath: string | undefined }>();
 const MAX_CACHED = 256;
 
 function readHooksPath(file: string): string | undefined {
   const stat = statFile(file);
   if (stat === undefined) return undefined;
-  const version = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  const version = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   const cached = parsed.get(file);
   if (cached?.version === version) return cached.hooksPath;
   const text = readText(file);

@@ -76,7 +76,7 @@ export class SessionZygote {
     // Past the runtime's cap this command gets a bubblewrap of its own, as with sandboxZygote: false; a later one may
     // find a free slot.
     if (this.#options.slots?.take() === false) return undefined;
-    const fresh = await (this.#current = this.#start(scope, held));
+    const fresh = await (this.#current = this.#startHoldingSlot(scope, held));
     return fresh === undefined || fresh.zygote.failure !== undefined ? undefined : this.#leaseOf(fresh.zygote, scope);
   }
 
@@ -119,6 +119,21 @@ export class SessionZygote {
       void current.then((started) => started?.zygote.retire());
     }, idleMs);
     this.#idleTimer.unref();
+  }
+
+  // The slot taken for this start is given back however it ends, a synchronous throw before the start included (an
+  // lstat of a mount path that a racing command made unusable), or the runtime's cap would shrink for good; a rejected
+  // current start would also fail every later command of the session.
+  #startHoldingSlot(scope: SandboxScope, held: readonly string[]): Promise<Started | undefined> {
+    try {
+      return this.#start(scope, held);
+    } catch (error) {
+      this.#options.slots?.give();
+      void this.#options.release(held);
+      // This command gets a bubblewrap of its own; the next one tries a zygote again.
+      this.#options.warn(`the session's standing sandbox could not start for this command, which gets a bubblewrap of its own: ${(error as Error).message}`);
+      return Promise.resolve(undefined);
+    }
   }
 
   #start(scope: SandboxScope, held: readonly string[]): Promise<Started | undefined> {

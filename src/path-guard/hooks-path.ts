@@ -22,39 +22,79 @@ const WHY = 'the repository\'s core.hooksPath: git runs the hooks there as code'
 export function parseHooksPath(configText: string): string | undefined {
   let section = '';
   let found: string | undefined;
-  const lines = configText.replace(/\\\r?\n/g, '').split(/\r?\n/);
-  for (const raw of lines) {
-    const line = raw.trim();
+  for (const raw of logicalLines(configText)) {
+    const line = raw.replace(/^[ \t]+|[ \t]+$/g, '');
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     let rest = line;
     if (rest.startsWith('[')) {
       const close = rest.indexOf(']');
       if (close < 0) continue;
       section = rest.slice(1, close).trim().toLowerCase();
-      rest = rest.slice(close + 1).trim();
+      rest = rest.slice(close + 1).replace(/^[ \t]+/, '');
       if (rest === '' || rest.startsWith('#') || rest.startsWith(';')) continue;
     }
     if (section !== 'core') continue;
-    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(rest);
+    const match = /^([A-Za-z][A-Za-z0-9-]*)[ \t]*(?:=(.*))?$/s.exec(rest);
     if (match === null || match[1]!.toLowerCase() !== 'hookspath') continue;
-    found = match[2] === undefined ? undefined : unquote(match[2].trimStart());
+    found = match[2] === undefined ? undefined : unquote(match[2]);
   }
   return found === '' ? undefined : found;
 }
 
+// Physical lines joined where git continues them: a backslash ending a line outside a comment, itself not escaped.
+// A comment never continues (git reads it to the end of the line), and `\\` at the end is an escaped backslash.
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  let pending = '';
+  let quoted = false;
+  for (const physical of text.split('\n')) {
+    const line = physical.endsWith('\r') ? physical.slice(0, -1) : physical;
+    let escaped = false;
+    let comment = false;
+    for (const c of line) {
+      if (escaped) escaped = false;
+      else if (c === '\\') escaped = true;
+      else if (c === '"') quoted = !quoted;
+      else if (!quoted && (c === '#' || c === ';')) {
+        comment = true;
+        break;
+      }
+    }
+    if (!comment && escaped) {
+      pending += line.slice(0, -1);
+      continue;
+    }
+    lines.push(pending + line);
+    pending = '';
+    quoted = false;
+  }
+  if (pending !== '') lines.push(pending);
+  return lines;
+}
+
+// A value as git reads it: quotes removed, escapes decoded, a comment cut, and spaces and tabs outside quotes kept
+// only between other characters (leading and trailing ones dropped; other Unicode spaces are characters).
 function unquote(value: string): string {
   let out = '';
+  let spaces = '';
   let quoted = false;
   for (let i = 0; i < value.length; i += 1) {
     const c = value[i]!;
+    if (c === '\0') break;
+    if (!quoted && (c === ' ' || c === '\t')) {
+      if (out !== '') spaces += c;
+      continue;
+    }
+    if (!quoted && (c === '#' || c === ';')) break;
+    out += spaces;
+    spaces = '';
     if (c === '"') quoted = !quoted;
     else if (c === '\\' && i + 1 < value.length) {
       const next = value[(i += 1)]!;
       out += next === 't' ? '\t' : next === 'n' ? '\n' : next === 'b' ? '\b' : next;
-    } else if (!quoted && (c === '#' || c === ';')) break;
-    else out += c;
+    } else out += c;
   }
-  return quoted ? out : out.trimEnd();
+  return out;
 }
 
 /**

@@ -23,6 +23,16 @@ const CONFIGS: readonly (readonly [string, string | undefined])[] = [
   ['# [core] hooksPath = commented\n', undefined],
   ['[core]\n\thooksPath = con\\\ntinued\n', 'continued'],
   ['', undefined],
+  // Red-team rows: git never continues a comment, `\\` at a line's end is an escaped backslash, only spaces and
+  // tabs are trimmed, a NUL ends the value, spaces inside quotes stay.
+  ['[core]\n# note \\\nhooksPath = evil\n', 'evil'],
+  ['[core]\n; note \\\nhooksPath = evil\n', 'evil'],
+  ['[core]\nhooksPath = a\\\\\n[x]\ny = 1\n', 'a\\'],
+  ['[core]\nhooksPath =\u00a0evil\n', '\u00a0evil'],
+  ['[core]\nhooksPath = evil\u000b\n', 'evil\u000b'],
+  ['[core]\nhooksPath = evil\u0000x\n', 'evil'],
+  ['[core]\nhooksPath = "a " \n', 'a '],
+  ['[core]\r\n\thooksPath = crlf\r\n', 'crlf'],
 ];
 
 describe('parseHooksPath', () => {

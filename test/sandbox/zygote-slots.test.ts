@@ -73,3 +73,28 @@ describe('createRuntime sandboxZygote', () => {
     await expect(createRuntime({ idleWorkers: 0, sandboxZygote: { max: 0 } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('sandboxZygote.max') });
   });
 });
+
+describe('a zygote start that throws before it starts', () => {
+  it('gives its slot and stubs back, and the session keeps working with a bwrap per command (red-team: slot leak)', async () => {
+    const { SessionZygote } = await import('../../runtime/sandbox/session-zygote.js');
+    const slots = new ZygoteSlots({ max: 2, idleMs: 1000, allowZygoteMemoryWrites: false });
+    const released: string[][] = [];
+    const warnings: string[] = [];
+    const zygote = new SessionZygote({
+      support: { argv: () => [], command: () => ({}) } as never,
+      start: () => Promise.reject(new Error('never reached')),
+      hold: () => undefined,
+      release: async (paths) => void released.push([...paths]),
+      warn: (message) => void warnings.push(message),
+      slots,
+    });
+    // A mount path the lstat refuses (ENAMETOOLONG), as a racing command could make one.
+    const scope = { blockedInWorkspace: [`/tmp/${'x'.repeat(5000)}`], stubsInWorkspace: [] } as never;
+    const guard = { existing: [], stubs: [] } as never;
+    for (let i = 0; i < 4; i++) expect(await zygote.lease(guard, scope, ['/ws/.ssh'])).toBeUndefined();
+    expect(slots.used).toBe(0);
+    expect(released).toHaveLength(4);
+    expect(warnings[0]).toContain('ENAMETOOLONG');
+    await zygote.close();
+  });
+});
