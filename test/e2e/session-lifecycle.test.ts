@@ -255,9 +255,11 @@ describe('attenuation only narrows (issue 11)', () => {
   it('closes a child whose parent closed while it was opening', async () => {
     const before = rt.sessionCount;
     const parent = await open();
-    const opening = parent.attenuate({});
+    // The expectation is attached before the close: the refusal may come while close() is still running, and an
+    // unobserved rejection then is an unhandled one.
+    const refused = expect(parent.attenuate({})).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
     await parent.close();
-    await expect(opening).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+    await refused;
     expect(rt.sessionCount).toBe(before);
   });
 });
