@@ -25,14 +25,3 @@ export function createSessionGuardFs(roots: readonly string[]): GuardFs {
     readlink: (p) => nodeGuardFs.readlink(p),
   };
 }
-
-/**
- * A GuardFs for paths the kernel has already resolved (an open descriptor's real path): nothing on them is a link,
- * so checking one needs no syscall, only the boundary and blocklist rules.
- */
-export const RESOLVED_PATH_FS: GuardFs = Object.freeze({
-  lstat: () => DIRECTORY,
-  readlink: (p: string) => {
-    throw new Error(`${p} is a resolved path; it has no link to read`);
-  },
-});

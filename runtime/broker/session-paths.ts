@@ -4,7 +4,7 @@ import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type Checke
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
-import { createSessionGuardFs, RESOLVED_PATH_FS } from './session-guard-fs.js';
+import { createSessionGuardFs } from './session-guard-fs.js';
 import { repositoryHooksEntries } from './repo-hooks.js';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
 
@@ -25,8 +25,8 @@ export class SessionPaths {
       blocklist: [...effectiveBlocklist(capability), ...repositoryHooksEntries(capability.workspaceRoot)],
     };
     this.#fs = createSessionGuardFs([capability.workspaceRoot, ...capability.readRoots]);
-    this.isReadableReal = createReadCheck(this.scope, RESOLVED_PATH_FS);
-    this.isWritableReal = createWriteCheck(this.scope, RESOLVED_PATH_FS);
+    this.isReadableReal = createReadCheck(this.scope);
+    this.isWritableReal = createWriteCheck(this.scope);
   }
 
   /** A path the session may read (workspace or read roots), canonical. */

@@ -75,25 +75,65 @@ function readableRoots(scope: PathScope): string[] {
   return [scope.workspaceRoot, ...scope.readRoots];
 }
 
-function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath, insideViaLink?: () => boolean): void {
-  const via = p === lexical ? p : `${lexical} -> ${p} (through a symlink)`;
-  if (isMagicPath(p, flavour)) {
-    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
-  }
-  if (scope.allowOutsideWorkspace) return;
-  const roots = readableRoots(scope);
-  if (!roots.some((root) => isInside(p, root, flavour)) && !insideViaLink?.()) {
-    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, outside the workspace and every read root (${roots.join(', ')})`);
+/**
+ * Whether a path the kernel resolved (an open descriptor's real path: absolute, normalized, no link on it) may be
+ * read: the same rules as {@link resolveReadablePath}, with nothing left to canonicalize, so no filesystem call.
+ */
+export function isResolvedPathReadable(realPath: string, scope: PathScope, flavour: PlatformPath): boolean {
+  return isResolvedForm(realPath, flavour) && readRefusal(realPath, scope, flavour) === undefined;
+}
+
+/**
+ * Whether a path the kernel resolved may be written: inside the workspace (unless `allowOutsideWorkspace`) and past
+ * every rule {@link resolveForWrite} applies (blocklist, excluded paths, read roots, magic paths), without any
+ * filesystem call.
+ */
+export function isResolvedPathWritable(realPath: string, scope: PathScope, flavour: PlatformPath): boolean {
+  if (!isResolvedForm(realPath, flavour)) return false;
+  if (!scope.allowOutsideWorkspace && !isInside(realPath, scope.workspaceRoot, flavour)) return false;
+  return writeRefusal(realPath, scope, flavour) === undefined;
+}
+
+/** A kernel-resolved path is absolute and already in the form the guard resolves input to; anything else is refused. */
+function isResolvedForm(p: string, flavour: PlatformPath): boolean {
+  try {
+    return toAbsolutePath(p, p, flavour) === p;
+  } catch {
+    return false;
   }
 }
 
-function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath): void {
-  const refuse = (rule: string) => new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
-  if (isMagicPath(p, flavour)) throw refuse('kernel magic paths (/proc, /dev/fd) are never written');
+/** Why `p` may not be read (`magic` or `outside`), or undefined. */
+function readRefusal(p: string, scope: PathScope, flavour: PlatformPath): 'magic' | 'outside' | undefined {
+  if (isMagicPath(p, flavour)) return 'magic';
+  if (scope.allowOutsideWorkspace) return undefined;
+  if (isInside(p, scope.workspaceRoot, flavour) || scope.readRoots.some((root) => isInside(p, root, flavour))) return undefined;
+  return 'outside';
+}
+
+function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath, insideViaLink?: () => boolean): void {
+  const refusal = readRefusal(p, scope, flavour);
+  if (refusal === undefined || (refusal === 'outside' && insideViaLink?.())) return;
+  const via = p === lexical ? p : `${lexical} -> ${p} (through a symlink)`;
+  if (refusal === 'magic') {
+    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
+  }
+  throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, outside the workspace and every read root (${readableRoots(scope).join(', ')})`);
+}
+
+/** The rule `p` breaks for writing (a sentence), or undefined. */
+function writeRefusal(p: string, scope: PathScope, flavour: PlatformPath): string | undefined {
+  if (isMagicPath(p, flavour)) return 'kernel magic paths (/proc, /dev/fd) are never written';
   const blocked = findBlockedSegment(p, scope, flavour);
-  if (blocked !== undefined) throw refuse(blocked);
+  if (blocked !== undefined) return blocked;
   const excluded = findExcludedPath(p, scope, flavour);
-  if (excluded !== undefined) throw refuse(`it is under the excluded path "${excluded}"`);
+  if (excluded !== undefined) return `it is under the excluded path "${excluded}"`;
   const readOnly = findReadOnlyRoot(p, scope, flavour);
-  if (readOnly !== undefined) throw refuse(`it is in the read-only root ${readOnly}`);
+  if (readOnly !== undefined) return `it is in the read-only root ${readOnly}`;
+  return undefined;
+}
+
+function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath): void {
+  const rule = writeRefusal(p, scope, flavour);
+  if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
 }

@@ -13,7 +13,6 @@ import {
   removeVerified,
   writeFileAtomic,
 } from '../../runtime/fs/index.js';
-import { RESOLVED_PATH_FS } from '../../runtime/broker/session-guard-fs.js';
 import { createTempTree, removeTempTree } from '../path-guard/temp-tree.js';
 
 let base = '';
@@ -52,12 +51,12 @@ function swapDirForLink(relative: string, outside: string): void {
 }
 
 describe('the race: a path changed between check and use', () => {
-  // As the session checks: the real path a descriptor reached (RESOLVED_PATH_FS), or the checked path itself.
+  // As the session checks: the real path a descriptor reached, or the checked path itself.
   const operations: [string, (checked: CheckedPath) => unknown, string][] = [
-    ['openVerified read', (c) => closeSync(openVerified(c, 'read', createReadCheck(scope, RESOLVED_PATH_FS))), 'NOT_READABLE'],
-    ['openVerified write', (c) => closeSync(openVerified(c, 'write', createWriteCheck(scope, RESOLVED_PATH_FS))), 'OUTSIDE_WORKSPACE'],
-    ['writeFileAtomic', (c) => writeFileAtomic(c, 'pwned', createWriteCheck(scope, RESOLVED_PATH_FS)), 'BLOCKED_PATH'],
-    ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope, RESOLVED_PATH_FS)), 'BLOCKED_PATH'],
+    ['openVerified read', (c) => closeSync(openVerified(c, 'read', createReadCheck(scope))), 'NOT_READABLE'],
+    ['openVerified write', (c) => closeSync(openVerified(c, 'write', createWriteCheck(scope))), 'OUTSIDE_WORKSPACE'],
+    ['writeFileAtomic', (c) => writeFileAtomic(c, 'pwned', createWriteCheck(scope)), 'BLOCKED_PATH'],
+    ['removeVerified', (c) => removeVerified(c, createWriteCheck(scope)), 'BLOCKED_PATH'],
   ];
 
   it.each(operations)('%s refuses a file swapped for a symlink', async (_name, operate) => {

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_BLOCKLIST,
+  isResolvedPathReadable,
+  isResolvedPathWritable,
+  resolveForWrite,
+  resolveReadablePath,
+  type GuardFs,
+  type PathScope,
+} from '../../src/path-guard/index.js';
+
+// A kernel-resolved path has no link on it: the full resolvers, seeing no link, are the reference for the fast checks.
+const NO_LINKS: GuardFs = {
+  lstat: () => ({ isSymbolicLink: () => false, isDirectory: () => true }),
+  readlink: (p) => {
+    throw new Error(`${p} is not a link`);
+  },
+};
+
+function passes(check: () => string): boolean {
+  try {
+    return check() !== '';
+  } catch {
+    return false;
+  }
+}
+
+const SEGMENTS = ['ws', 'ws-evil', 'vendor', 'shared', 'src', 'a.ts', '.git', 'hooks', 'config', '.ssh', 'authorized_keys', '.aws', 'secret', 'proc', 'dev', 'fd', 'self', '..', '.', '', 'tmp'];
+const paths = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 0, maxLength: 6 }).map((segments) => `/${segments.join('/')}`);
+const scopes = fc.record({
+  allowOutsideWorkspace: fc.boolean(),
+  readRoots: fc.subarray(['/ws/vendor', '/shared', '/ws']),
+  excludedPaths: fc.subarray(['secret', '.git', 'src/a.ts']),
+}).map((fields): PathScope => ({ workspaceRoot: '/ws', blocklist: DEFAULT_BLOCKLIST, ...fields }));
+
+describe('checks of kernel-resolved paths', () => {
+  it('agree with the full resolvers on every generated path and scope (seeded)', () => {
+    fc.assert(
+      fc.property(paths, scopes, (p, scope) => {
+        expect(isResolvedPathReadable(p, scope, path.posix)).toBe(passes(() => (resolveReadablePath(p, scope, path.posix, NO_LINKS) === p ? p : '')));
+        expect(isResolvedPathWritable(p, scope, path.posix)).toBe(passes(() => (resolveForWrite(p, scope, path.posix, NO_LINKS) === p ? p : '')));
+      }),
+      { seed: 20261202, numRuns: 3000 },
+    );
+  });
+
+  const scope: PathScope = { workspaceRoot: '/ws', readRoots: ['/shared'], allowOutsideWorkspace: false, excludedPaths: ['secret'], blocklist: DEFAULT_BLOCKLIST };
+  it.each([
+    ['/ws/src/a.ts', true, true],
+    ['/shared/lib.ts', true, false],
+    ['/ws-evil/a.ts', false, false],
+    ['/ws/.git/hooks/pre-commit', true, false],
+    ['/ws/.gitignore', true, true],
+    ['/ws/secret/key', true, false],
+    ['/proc/self/environ', false, false],
+    ['/ws/../etc/passwd', false, false],
+    ['/ws/./a.ts', false, false],
+    ['ws/a.ts', false, false],
+  ])('%s: readable %s, writable %s', (p, readable, writable) => {
+    expect(isResolvedPathReadable(p, scope, path.posix)).toBe(readable);
+    expect(isResolvedPathWritable(p, scope, path.posix)).toBe(writable);
+  });
+});
