@@ -397,7 +397,8 @@ export class Runtime {
     const services = this.#sessions.get(session.id)?.services;
     if (!services) return { decision: 'deny', refusal: errorResult('SESSION_CLOSED', `session ${session.id} is closed`) };
     const visible = name.startsWith('mcp__') ? services.mcp.allows(name) : session.capability.tools.includes(name);
-    const allowed = [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)];
+    // What the capability does expose is told only in a refusal, so it is listed only for one.
+    const allowed = visible ? [] : [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)];
     const exposure = { visible, allowed };
     if (visible && name === 'bash') {
       // bash's code is the broker's own: it runs on the main thread, where its process groups are killed at the call's end.

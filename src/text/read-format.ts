@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ToolwardenError } from '../errors.js';
 import { splitFileLines } from './lines.js';
 
@@ -12,7 +13,7 @@ const LINE_NUMBER_WIDTH = 6;
 export function isProbablyBinary(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, BINARY_SAMPLE_BYTES);
   if (sample.includes(0)) return true;
-  if (isValidUtf8(trimPartialUtf8(sample, bytes.length > sample.length))) return false;
+  if (isUtf8(trimPartialUtf8(sample, bytes.length > sample.length))) return false;
   let control = 0;
   for (const byte of sample) {
     // Tab, LF, FF, CR and ESC (ANSI colours) are common in text; other C0 bytes and DEL are not.
@@ -109,17 +110,6 @@ function cutLongLine(numbered: string, maxChars: number, lineNumber: number): { 
 function checkPositiveInteger(value: number, name: string, path: string): void {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new ToolwardenError('INVALID_ARGS', `read_file ${path}: ${name} must be a positive integer (lines are numbered from 1), got ${String(value)}`);
-  }
-}
-
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isValidUtf8(bytes: Uint8Array): boolean {
-  try {
-    fatalUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
   }
 }
 
