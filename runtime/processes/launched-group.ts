@@ -1,8 +1,8 @@
 import { PassThrough, Writable } from 'node:stream';
-import type { LauncherEvent } from './launcher-protocol.js';
+import type { LauncherEvent } from '../../src/protocol/launcher.js';
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
 import type { GroupListener, LaunchSpec } from './process-launcher.js';
-import type { LauncherRequest } from './launcher-protocol.js';
+import type { LauncherRequest } from '../../src/protocol/launcher.js';
 
 /** What spawns groups for {@link launchGroup}: the host's process launcher, or a session's sandbox zygote. */
 export interface GroupLauncher {

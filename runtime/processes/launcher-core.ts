@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { LauncherEvent, LauncherRequest } from './launcher-protocol.js';
+import type { LauncherEvent, LauncherRequest } from '../../src/protocol/launcher.js';
 import { killGroupAndDescendants, killProcessGroup, signalDescendants } from './process-group.js';
 
 interface Launched {

@@ -6,7 +6,7 @@
  * disconnect, on SIGTERM (the parent-death signal set through setpriv), and on a crash of the launcher itself.
  */
 import { createLauncherCore } from './launcher-core.js';
-import { isLauncherRequest, type LauncherEvent } from './launcher-protocol.js';
+import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 
 function send(event: LauncherEvent): void {
   if (process.connected) process.send?.(event);

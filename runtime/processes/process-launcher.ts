@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from './launcher-protocol.js';
+import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from '../../src/protocol/launcher.js';
 import { findOnPath } from './shell.js';
 
 /** What a spawn request carries besides its type and id. */

@@ -11,7 +11,7 @@
  */
 import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createLauncherCore } from '../processes/launcher-core.js';
-import { isLauncherRequest, type LauncherEvent } from '../processes/launcher-protocol.js';
+import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
 
 const REAP_WAIT_MS = 500;

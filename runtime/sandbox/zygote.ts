@@ -7,7 +7,7 @@ import type { ZygoteCommand, ZygoteProgram } from '../../src/sandbox/types.js';
 import { SYSTEM_DIRS } from '../../src/sandbox/system-mounts.js';
 import { findTreeBelow, isRunning, startTimeOf } from '../processes/descendants.js';
 import { launchGroup, type GroupLauncher } from '../processes/launched-group.js';
-import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from '../processes/launcher-protocol.js';
+import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from '../../src/protocol/launcher.js';
 import type { GroupListener, LaunchSpec } from '../processes/process-launcher.js';
 import { acquireLauncher } from '../processes/shared-launcher.js';
 import type { SpawnedGroup } from '../processes/spawn-group.js';

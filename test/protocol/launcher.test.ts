@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLauncherEvent, isLauncherRequest } from '../../runtime/processes/launcher-protocol.js';
+import { isLauncherEvent, isLauncherRequest } from '../../src/protocol/launcher.js';
 
 const SPAWN = { type: 'spawn', id: 1, file: 'bash', args: ['-c', 'true'], cwd: '/tmp', env: { PATH: '/bin' }, stdin: 'ignore', stopThroughDescendants: false };
 
