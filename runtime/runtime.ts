@@ -13,7 +13,7 @@ import type { JSONWebKeySet } from 'jose';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import { errorResult } from '../src/tool-result.js';
-import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../src/tools/builtin-schemas.js';
+import { BUILTIN_TOOL_NAMES, builtinTool, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { narrowMcpEntries, parseMcpEntries, validateMcpServers, formatMcpEntry } from '../src/mcp/index.js';
@@ -400,9 +400,9 @@ export class Runtime {
     // What the capability does expose is told only in a refusal, so it is listed only for one.
     const allowed = visible ? [] : [...session.capability.tools, ...session.capability.mcpServers.map((entry) => `MCP ${entry}`)];
     const exposure = { visible, allowed };
-    if (visible && name === 'bash') {
-      // bash's code is the broker's own: it runs on the main thread, where its process groups are killed at the call's end.
-      return { decision: 'allow', direct: (report) => services.bash.handle(args, context, report) };
+    if (visible && builtinTool(name)?.subject === 'commands') {
+      // A tool admitted per command (bash) is admitted in the broker, where its commands are parsed and run.
+      return { decision: 'allow', ...(await planCall(services, name, args, context)) };
     }
     const gate = this.#services.gate;
     const request = describeRequest(services.paths, name, args, { exposure, validateArgs: true, rulesMention: gate.hasRulesFor(services.gateSession, name) });

@@ -1,13 +1,14 @@
 import { toPlainError } from '../src/errors.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
-import type { BuiltinToolName } from '../src/tools/builtin-schemas.js';
+import type { WorkerToolName } from '../src/tools/builtin-schemas.js';
 import { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool, type FileToolContext } from './tools/file-tools.js';
 import { applyPatchTool } from './tools/patch-tool.js';
 
 type Handler = (args: never, ctx: FileToolContext) => Promise<ToolResult>;
 
-// bash, web_fetch and MCP tools run on the main thread (their code is the broker's), so they never reach a worker.
-const HANDLERS: Record<Exclude<BuiltinToolName, 'web_fetch' | 'bash'>, Handler> = {
+// One handler per built-in tool the registry says runs in the worker (`runsIn`); the others and MCP tools run on the
+// main thread (their code is the broker's), so they never reach a worker.
+const HANDLERS: Record<WorkerToolName, Handler> = {
   read_file: readFileTool,
   write_file: writeFileTool,
   edit_file: editFileTool,

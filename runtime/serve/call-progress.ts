@@ -1,12 +1,15 @@
 import type { ProgressToken, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { builtinTool } from '../../src/tools/builtin-schemas.js';
 
 /** How often a long call reports that it is still running. */
 export const PROGRESS_INTERVAL_MS = 1000;
 
-/** Whether a call can run long enough to be worth progress notifications: a bash exec, a grep, a glob. */
+/** Whether a call can run long enough to be worth progress notifications, as its registry descriptor says (`longRunning`). */
 export function reportsProgress(tool: string, args: Record<string, unknown>): boolean {
-  if (tool === 'grep' || tool === 'glob') return true;
-  return tool === 'bash' && (args.action === undefined || args.action === 'exec');
+  const longRunning = builtinTool(tool)?.longRunning ?? false;
+  if (typeof longRunning === 'boolean') return longRunning;
+  const action = args['action'] ?? longRunning.defaultAction;
+  return typeof action === 'string' && longRunning.actions.includes(action);
 }
 
 /**

@@ -40,6 +40,18 @@ export interface BuiltinToolDescriptor {
   broker: Partial<Record<BrokerRequestType, GrantMatch>>;
   /** The `ctx.fs` operations of host tools that this tool's rules govern. */
   ctxFs: readonly CtxFsOp[];
+  /**
+   * Where its code runs: in the session's worker, asking the broker for every I/O, or on the main thread, where its
+   * code is the broker's own (bash's process groups, web_fetch's vetted connections).
+   */
+  runsIn: 'worker' | 'main';
+  /** The broker request a call certainly makes first, for its `path` argument: answered with the call, saving a round trip. */
+  prefetch?: 'readFileStrict';
+  /**
+   * Whether a call can run long enough to be worth progress notifications: always, never, or only for these `action`s
+   * (a call without one does `defaultAction`).
+   */
+  longRunning: boolean | { actions: readonly string[]; defaultAction: string };
 }
 
 const path = z.string().describe('File path, relative to the workspace root or absolute');
@@ -73,6 +85,9 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'read', path: 'required' },
     broker: { readFileStrict: ['path'] },
     ctxFs: ['readFile', 'stat'],
+    runsIn: 'worker',
+    prefetch: 'readFileStrict',
+    longRunning: false,
   },
   write_file: {
     title: 'Write file',
@@ -90,6 +105,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'write', path: 'required' },
     broker: { writeFile: ['path', 'content'] },
     ctxFs: ['writeFile'],
+    runsIn: 'worker',
+    longRunning: false,
   },
   edit_file: {
     title: 'Edit file',
@@ -109,6 +126,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'write', path: 'required' },
     broker: { readFileStrict: ['path'], writeFile: ['path'] },
     ctxFs: ['editFile'],
+    runsIn: 'worker',
+    longRunning: false,
   },
   apply_patch: {
     title: 'Apply patch',
@@ -125,6 +144,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'write', path: 'in-patch' },
     broker: { readFile: 'patch-paths', applyChanges: 'patch-paths' },
     ctxFs: [],
+    runsIn: 'worker',
+    longRunning: false,
   },
   list_dir: {
     title: 'List directory',
@@ -141,6 +162,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'read', path: 'defaults-to-root' },
     broker: { listDir: ['path'] },
     ctxFs: ['list'],
+    runsIn: 'worker',
+    longRunning: false,
   },
   glob: {
     title: 'Find files',
@@ -159,6 +182,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'read', path: 'defaults-to-root' },
     broker: { glob: ['pattern', 'path'] },
     ctxFs: ['glob'],
+    runsIn: 'worker',
+    longRunning: true,
   },
   grep: {
     title: 'Search file contents',
@@ -180,6 +205,8 @@ export const BUILTIN_TOOLS = {
     subject: { access: 'read', path: 'defaults-to-root' },
     broker: { grep: 'every-field' },
     ctxFs: ['grep'],
+    runsIn: 'worker',
+    longRunning: true,
   },
   bash: {
     title: 'Run shell command',
@@ -210,6 +237,8 @@ export const BUILTIN_TOOLS = {
     subject: 'commands',
     broker: {},
     ctxFs: [],
+    runsIn: 'main',
+    longRunning: { actions: ['exec'], defaultAction: 'exec' },
   },
   web_fetch: {
     title: 'Fetch URL',
@@ -230,5 +259,7 @@ export const BUILTIN_TOOLS = {
     subject: 'name',
     broker: {},
     ctxFs: [],
+    runsIn: 'main',
+    longRunning: false,
   },
 } as const satisfies Record<string, BuiltinToolDescriptor>;

@@ -4,6 +4,12 @@ import { BUILTIN_TOOLS, type BuiltinToolDescriptor } from './builtin-registry.js
 /** Name of a built-in tool. */
 export type BuiltinToolName = keyof typeof BUILTIN_TOOLS;
 
+/** The built-in tools whose code runs in the session's worker (or tool process), as the registry's `runsIn` says. */
+export type WorkerToolName = { [N in BuiltinToolName]: (typeof BUILTIN_TOOLS)[N]['runsIn'] extends 'worker' ? N : never }[BuiltinToolName];
+
+/** The built-in tools whose code is the broker's own and runs on the main thread. */
+export type MainThreadToolName = Exclude<BuiltinToolName, WorkerToolName>;
+
 /** Every built-in tool name, in the registry's order. */
 export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS) as BuiltinToolName[];
 

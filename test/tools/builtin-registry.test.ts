@@ -11,6 +11,9 @@ import type { CallGrant } from '../../runtime/broker/call-tracker.js';
 import { CTX_FS_RULES } from '../../runtime/broker/ctx-requests.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { describeCall } from '../../runtime/call-subject.js';
+import { reportsProgress } from '../../runtime/serve/call-progress.js';
+import { dispatchTool } from '../../workers/tool-dispatch.js';
+import type { FileToolContext } from '../../workers/tools/file-tools.js';
 import { buildCapability } from '../../runtime/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
@@ -57,6 +60,38 @@ describe('the built-in tool registry', () => {
     const ops = NAMES.flatMap((name) => BUILTIN_TOOLS[name].ctxFs);
     expect(new Set(ops).size).toBe(ops.length);
     expect([...ops].sort()).toEqual(['editFile', 'glob', 'grep', 'list', 'readFile', 'stat', 'writeFile']);
+  });
+});
+
+describe('where a tool runs and what it reports follow the descriptor', () => {
+  // A worker context whose every request fails: a handler that exists reaches it; a missing one never gets that far.
+  const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('reached the broker')) }) as unknown as FileToolContext;
+  it.each(NAMES)('%s is dispatched in the worker exactly when it runs there', async (name) => {
+    const result = await dispatchTool(name, { path: 'a.txt', pattern: 'x', content: '', old_string: 'a', new_string: 'b', patch: '*** Begin Patch\n*** Add File: a\n+x\n*** End Patch' }, unreachable);
+    const refusedAsForeign = result.isError === true && /does not run in a session worker/.test(JSON.stringify(result.content));
+    expect(refusedAsForeign).toBe(BUILTIN_TOOLS[name].runsIn === 'main');
+  });
+
+  it('only a tool that runs in the worker asks the broker, and only read_file has its first request prefetched', () => {
+    for (const name of NAMES) expect(Object.keys(BUILTIN_TOOLS[name].broker).length > 0, name).toBe(BUILTIN_TOOLS[name].runsIn === 'worker');
+    const prefetching = NAMES.filter((name) => 'prefetch' in BUILTIN_TOOLS[name]);
+    expect(prefetching).toEqual(['read_file']);
+    for (const name of prefetching) expect(Object.keys(BUILTIN_TOOLS[name].broker), name).toContain((BUILTIN_TOOLS[name] as { prefetch: string }).prefetch);
+  });
+
+  it.each([
+    ['grep', {}, true],
+    ['glob', { pattern: '**' }, true],
+    ['bash', {}, true],
+    ['bash', { action: 'exec', command: 'sleep 5' }, true],
+    ['bash', { action: 'status', processId: 'p1' }, false],
+    ['bash', { action: 7 }, false],
+    ['read_file', { path: 'a' }, false],
+    ['web_fetch', { url: 'https://example.com' }, false],
+    ['mcp__gh__search', {}, false],
+    ['noop', {}, false],
+  ] as const)('progress for %s %j: %s', (name, args, expected) => {
+    expect(reportsProgress(name, args as Record<string, unknown>)).toBe(expected);
   });
 });
 
