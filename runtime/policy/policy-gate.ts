@@ -4,6 +4,9 @@ import { admit, rulesMention, subjectKey, type AdmitInput, type Admitted, type A
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { remainingMs, untilDeadline, type CallContext } from '../call-context.js';
 
+/** How many tool names the gate's caches hold per session (rule mentions) and in all (default outcomes). */
+const MAX_CACHED_TOOLS = 1024;
+
 /** What the host's approver is asked for an `ask` decision. */
 export interface ApprovalRequest {
   sessionId: string;
@@ -65,6 +68,13 @@ export type GateRequest = Omit<AdmitInput, 'layers' | 'remembered'>;
 export class PolicyGate {
   readonly #host: PermissionSpec | undefined;
   readonly #approve: Approver | undefined;
+  /** Per session's rule layers (fixed for its life), whether they mention each tool asked about. */
+  readonly #mentions = new WeakMap<readonly PermissionSpec[], Map<string, boolean>>();
+  /**
+   * admit()'s outcome for a call no rule looks at (no subject described, nothing refused before the rules, the tool
+   * exposed): it depends on the tool's name alone, so it is computed once per name. A hot path: most calls are these.
+   */
+  readonly #byDefault = new Map<string, GateOutcome>();
 
   constructor(host: PermissionSpec | undefined, approve: Approver | undefined) {
     this.#host = host;
@@ -73,15 +83,29 @@ export class PolicyGate {
 
   /** Whether any rule layer mentions the tool (or `'*'`); see {@link rulesMention}. */
   hasRulesFor(session: GateSession, tool: string): boolean {
-    return rulesMention(this.#layers(session), tool);
+    let known = this.#mentions.get(session.permissions);
+    if (known === undefined) this.#mentions.set(session.permissions, (known = new Map()));
+    let mentioned = known.get(tool);
+    if (mentioned !== undefined) return mentioned;
+    mentioned = rulesMention(this.#layers(session), tool);
+    // A caller may ask about any name: the cache is bounded, past that each answer is computed.
+    if (known.size < MAX_CACHED_TOOLS) known.set(tool, mentioned);
+    return mentioned;
   }
 
   /** Decides a call, asking the approver when admit() says so; the wait for an answer ends with the call's context. */
   async enforce(session: GateSession, request: GateRequest, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome> {
+    const byDefault = request.subject === undefined && request.refused === undefined && request.exposure?.visible !== false;
+    const cached = byDefault ? this.#byDefault.get(request.tool) : undefined;
+    if (cached !== undefined) return cached;
     const admitted = admit({ ...request, layers: this.#layers(session), remembered: session.memory });
     const { subject, rule, reason } = admitted;
     const refuse = (code: ErrorCode, why: string): GateOutcome => ({ decision: 'deny', rule, reason: why, code, admitted });
-    if (admitted.decision === 'allow') return { decision: 'allow', rule: admitted.gate === 'remembered' ? APPROVAL_RULES.remembered : rule, reason, admitted };
+    if (admitted.decision === 'allow') {
+      const allowed: GateOutcome = { decision: 'allow', rule: admitted.gate === 'remembered' ? APPROVAL_RULES.remembered : rule, reason, admitted };
+      if (byDefault && admitted.gate === 'default' && this.#byDefault.size < MAX_CACHED_TOOLS) this.#byDefault.set(request.tool, deepFreeze(allowed));
+      return allowed;
+    }
     if (admitted.decision === 'deny') return refuse(admitted.code ?? 'POLICY_DENIED', reason);
     if (!this.#approve) return refuse('APPROVAL_DENIED', `${reason}, and no approver is configured (createRuntime({ approve }))`);
     const wait = untilDeadline(context, `the approval of ${subject.tool}`);
@@ -148,4 +172,10 @@ function answerOrAbort(approve: Approver, request: ApprovalRequest): Promise<unk
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** Freezes an outcome shared between calls, so no consumer can change what the next call gets. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner);
+  return Object.freeze(value);
 }
