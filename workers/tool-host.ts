@@ -27,8 +27,8 @@ export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessio
       import('./host-tools/describe-tool.js'),
       import('./host-tools/tool-context.js'),
     ]);
-    const session = { id: info.id, user: info.user, workspaceRoot: info.workspaceRoot };
-    runHostTool = (tool, args, callId) => runner.runHostTool(tool, args, contexts.createSessionToolContext(brokerFor(callId), session), info.toolTimeoutMs);
+    const session = Object.freeze({ id: info.id, user: info.user, workspaceRoot: info.workspaceRoot });
+    runHostTool = (tool, args, callId) => runner.runHostTool(tool, args, (signal) => contexts.createCallContext(brokerFor(callId), session, signal), info.toolTimeoutMs);
     describeHostTool = describer.describeHostTool;
     restrict();
     try {

@@ -5,6 +5,7 @@ import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.j
 
 const TOOLS = 'test/fixtures/tools/basic-tools.mjs';
 const EXTRA = 'test/fixtures/tools/extra-tools.mjs';
+const KEPT = 'test/fixtures/tools/kept-context.mjs';
 
 let rt: Runtime;
 let ws: TempTree;
@@ -49,6 +50,16 @@ describe('registration and listing', () => {
 
   it('refuses an unknown host tool name when opening', async () => {
     await expect(open(['shuot'])).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining("'shuot'") });
+  });
+});
+
+describe('a ctx kept past its call', () => {
+  it("is refused by the broker: it carries the finished call's grant, even for a part first touched later", async () => {
+    const s = await open(['keep_context', 'use_kept_context'], { toolModules: [KEPT] });
+    expect(textOf(await s.call('keep_context'))).toBe('kept');
+    const later = await s.call('use_kept_context', { path: 'notes/a.txt' });
+    expect(later).toMatchObject({ isError: true, code: 'TOOL_FAILED' });
+    expect(textOf(later)).toMatch(/BROKER_REFUSED/);
   });
 });
 

@@ -1,7 +1,6 @@
 import { ToolwardenError } from '../../src/errors.js';
-import type { DefinedTool } from '../../src/host-tools/define-tool.js';
+import type { DefinedTool, ToolContext } from '../../src/host-tools/define-tool.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
-import { contextForCall, type SessionToolContext } from './tool-context.js';
 import { validateHostToolArgs } from './validate-input.js';
 
 /** Time before the hard deadline at which ctx.signal aborts, so a cooperative tool can stop and keep its worker. */
@@ -10,11 +9,11 @@ export function abortLeadMs(deadlineMs: number): number {
 }
 
 /**
- * Runs a host tool: validates its arguments, gives it a brokered ctx whose signal aborts shortly before the call's
- * deadline (the runtime stops the worker at the deadline itself), and turns its return value (string, JSON value or
- * ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when the tool gave up on the aborted signal.
+ * Runs a host tool: validates its arguments, gives it the call's brokered ctx (made by `context` around a signal that
+ * aborts shortly before the call's deadline; the runtime stops the worker at the deadline itself), and turns its
+ * return value (string, JSON value or ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when the tool gave up on the aborted signal.
  */
-export async function runHostTool(tool: DefinedTool, args: unknown, context: SessionToolContext, deadlineMs: number): Promise<ToolResult> {
+export async function runHostTool(tool: DefinedTool, args: unknown, context: (signal: () => AbortSignal) => ToolContext, deadlineMs: number): Promise<ToolResult> {
   let parsed: unknown;
   try {
     parsed = validateHostToolArgs(tool, args ?? {});
@@ -34,7 +33,7 @@ export async function runHostTool(tool: DefinedTool, args: unknown, context: Ses
     return controller.signal;
   };
   try {
-    const value = await tool.run(parsed as Record<string, unknown>, contextForCall(context, signal));
+    const value = await tool.run(parsed as Record<string, unknown>, context(signal));
     return toToolResult(value);
   } catch (error) {
     const code = error instanceof ToolwardenError ? ` [${error.code}]` : '';

@@ -4,61 +4,58 @@ import type { BrokeredFile, BrokerApi, CtxFsOp, DirEntry } from '../../src/proto
 import type { ToolResult } from '../../src/tool-result.js';
 import { unwrap } from '../broker-client.js';
 
-/** Everything in a host tool's `ctx` but the signal; built per call, over the broker view of that call. */
-export type SessionToolContext = Omit<ToolContext, 'signal'>;
-
-/** The `ctx` of one call: the session's context plus a signal, made only if the tool reads it. */
-export function contextForCall(base: SessionToolContext, signal: () => AbortSignal): ToolContext {
+/**
+ * The `ctx` of one call, over that call's broker view (so a ctx kept past its call reaches only a finished call's
+ * grant, which the broker refuses). Every method is a broker request: the main thread resolves and checks it against
+ * the session's capability and rules, exactly as for the built-in tools. Most tools touch little of it, so `fs` and
+ * `mcp` are made when first read and the signal only if the tool reads it; `session` is the session's, frozen once.
+ */
+export function createCallContext(broker: BrokerApi, session: Readonly<ToolSessionInfo>, signal: () => AbortSignal): ToolContext {
+  let fs: ToolContext['fs'] | undefined;
+  let mcp: ToolContext['mcp'] | undefined;
   return Object.freeze({
-    fs: base.fs,
-    exec: base.exec,
-    fetch: base.fetch,
-    mcp: base.mcp,
-    log: base.log,
-    session: base.session,
+    get fs() {
+      return (fs ??= brokeredFs(broker));
+    },
+    exec: async (command: string, options?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult> => {
+      const result = throwIfError(await broker.ctxExec({ command, ...options }));
+      return result.structuredContent as unknown as ExecResult;
+    },
+    fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.ctxFetch({ url, ...init })),
+    get mcp() {
+      return (mcp ??= Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }));
+    },
+    log: (message: string, data?: unknown) => {
+      void broker.log('info', String(message), data);
+    },
+    session,
     get signal() {
       return signal();
     },
   });
 }
 
-/**
- * Builds what a session's host tools reach through `ctx`. Every method is a broker request: the main thread
- * resolves and checks it against the session's capability and rules, exactly as for the built-in tools.
- */
-export function createSessionToolContext(broker: BrokerApi, session: ToolSessionInfo): SessionToolContext {
+function brokeredFs(broker: BrokerApi): ToolContext['fs'] {
   const fsOp = <T>(op: CtxFsOp, args: Record<string, unknown>): Promise<T> => unwrap(broker.ctxFs(op, args)) as Promise<T>;
   return Object.freeze({
-    fs: Object.freeze({
-      readFile: async (path: string) => {
-        const file = await fsOp<BrokeredFile>('readFile', { path });
-        if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path} is a binary file`);
-        return file.text;
-      },
-      writeFile: async (path: string, content: string) => {
-        await fsOp('writeFile', { path, content });
-      },
-      editFile: (path: string, oldString: string, newString: string, options?: { replaceAll?: boolean }) =>
-        fsOp<{ replacements: number }>('editFile', { path, old_string: oldString, new_string: newString, replace_all: options?.replaceAll ?? false }),
-      list: (path?: string) => fsOp<DirEntry[]>('list', path === undefined ? {} : { path }),
-      stat: async (path: string) => {
-        const stat = await fsOp<{ kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined>('stat', { path });
-        return stat ? { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-      },
-      glob: (pattern: string, options?: { path?: string }) => fsOp<string[]>('glob', { pattern, ...options }),
-      grep: async (pattern: string, options?: { path?: string; glob?: string; ignoreCase?: boolean; maxResults?: number }) =>
-        (await fsOp<{ matches: { path: string; line: number; text: string }[] }>('grep', { pattern, ...options })).matches,
-    }),
-    exec: async (command: string, options?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult> => {
-      const result = throwIfError(await broker.ctxExec({ command, ...options }));
-      return result.structuredContent as unknown as ExecResult;
+    readFile: async (path: string) => {
+      const file = await fsOp<BrokeredFile>('readFile', { path });
+      if (file.binary) throw new ToolwardenError('UNSUPPORTED_FILE', `${path} is a binary file`);
+      return file.text;
     },
-    fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.ctxFetch({ url, ...init })),
-    mcp: Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }),
-    log: (message: string, data?: unknown) => {
-      void broker.log('info', String(message), data);
+    writeFile: async (path: string, content: string) => {
+      await fsOp('writeFile', { path, content });
     },
-    session: Object.freeze({ ...session }),
+    editFile: (path: string, oldString: string, newString: string, options?: { replaceAll?: boolean }) =>
+      fsOp<{ replacements: number }>('editFile', { path, old_string: oldString, new_string: newString, replace_all: options?.replaceAll ?? false }),
+    list: (path?: string) => fsOp<DirEntry[]>('list', path === undefined ? {} : { path }),
+    stat: async (path: string) => {
+      const stat = await fsOp<{ kind: DirEntry['kind']; size: number; mtimeMs: number } | undefined>('stat', { path });
+      return stat ? { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+    },
+    glob: (pattern: string, options?: { path?: string }) => fsOp<string[]>('glob', { pattern, ...options }),
+    grep: async (pattern: string, options?: { path?: string; glob?: string; ignoreCase?: boolean; maxResults?: number }) =>
+      (await fsOp<{ matches: { path: string; line: number; text: string }[] }>('grep', { pattern, ...options })).matches,
   });
 }
 
