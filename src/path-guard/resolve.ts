@@ -80,7 +80,7 @@ function readableRoots(scope: PathScope): string[] {
  * read: the same rules as {@link resolveReadablePath}, with nothing left to canonicalize, so no filesystem call.
  */
 export function isResolvedPathReadable(realPath: string, scope: PathScope, flavour: PlatformPath): boolean {
-  return isResolvedForm(realPath, flavour) && readRefusal(realPath, scope, flavour) === undefined;
+  return isResolvedForm(realPath, scope, flavour) && readRefusal(realPath, scope, flavour) === undefined;
 }
 
 /**
@@ -89,15 +89,18 @@ export function isResolvedPathReadable(realPath: string, scope: PathScope, flavo
  * filesystem call.
  */
 export function isResolvedPathWritable(realPath: string, scope: PathScope, flavour: PlatformPath): boolean {
-  if (!isResolvedForm(realPath, flavour)) return false;
+  if (!isResolvedForm(realPath, scope, flavour)) return false;
   if (!scope.allowOutsideWorkspace && !isInside(realPath, scope.workspaceRoot, flavour)) return false;
   return writeRefusal(realPath, scope, flavour) === undefined;
 }
 
-/** A kernel-resolved path is absolute and already in the form the guard resolves input to; anything else is refused. */
-function isResolvedForm(p: string, flavour: PlatformPath): boolean {
+/**
+ * A kernel-resolved path is already what the guard resolves it to against the workspace (absolute, normalized, on
+ * the workspace's drive for a win32 path without one); anything else is refused.
+ */
+function isResolvedForm(p: string, scope: PathScope, flavour: PlatformPath): boolean {
   try {
-    return toAbsolutePath(p, p, flavour) === p;
+    return toAbsolutePath(p, scope.workspaceRoot, flavour) === p;
   } catch {
     return false;
   }

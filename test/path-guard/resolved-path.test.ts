@@ -46,6 +46,21 @@ describe('checks of kernel-resolved paths', () => {
     );
   });
 
+  it('agree with the full resolvers on generated win32 paths, with and without a drive (seeded)', () => {
+    const roots = fc.constantFrom('C:\\', 'D:\\', '\\', '\\\\srv\\share\\', '');
+    const winPaths = fc.tuple(roots, fc.array(fc.constantFrom('ws', 'WS', 'src', '.git', 'HOOKS', 'hooks', 'secret', '..', '.', ''), { maxLength: 5 })).map(([root, segments]) => root + segments.join('\\'));
+    const winScopes = fc.record({ allowOutsideWorkspace: fc.boolean(), readRoots: fc.subarray(['C:\\ws\\vendor', 'D:\\shared']) }).map(
+      (fields): PathScope => ({ workspaceRoot: 'C:\\ws', excludedPaths: ['secret'], blocklist: DEFAULT_BLOCKLIST, ...fields }),
+    );
+    fc.assert(
+      fc.property(winPaths, winScopes, (p, scope) => {
+        expect(isResolvedPathReadable(p, scope, path.win32)).toBe(passes(() => (resolveReadablePath(p, scope, path.win32, NO_LINKS) === p ? p : '')));
+        expect(isResolvedPathWritable(p, scope, path.win32)).toBe(passes(() => (resolveForWrite(p, scope, path.win32, NO_LINKS) === p ? p : '')));
+      }),
+      { seed: 20261202, numRuns: 3000 },
+    );
+  });
+
   const scope: PathScope = { workspaceRoot: '/ws', readRoots: ['/shared'], allowOutsideWorkspace: false, excludedPaths: ['secret'], blocklist: DEFAULT_BLOCKLIST };
   it.each([
     ['/ws/src/a.ts', true, true],
@@ -61,5 +76,19 @@ describe('checks of kernel-resolved paths', () => {
   ])('%s: readable %s, writable %s', (p, readable, writable) => {
     expect(isResolvedPathReadable(p, scope, path.posix)).toBe(readable);
     expect(isResolvedPathWritable(p, scope, path.posix)).toBe(writable);
+  });
+
+  // Found by an attacker's pass: a win32 path without a drive names the current drive, not necessarily the
+  // workspace's; the resolvers give it the workspace's drive, so it is not in resolved form and is refused.
+  const outsideAllowed: PathScope = { workspaceRoot: 'C:\\ws', readRoots: [], allowOutsideWorkspace: true, excludedPaths: [], blocklist: DEFAULT_BLOCKLIST };
+  it.each([
+    ['\\etc\\x', false],
+    ['\\', false],
+    ['C:\\etc\\x', true],
+    ['D:\\data\\x', true],
+  ])('win32 %s with allowOutsideWorkspace: resolved form %s, as the resolvers say', (p, accepted) => {
+    expect(isResolvedPathReadable(p, outsideAllowed, path.win32)).toBe(accepted);
+    expect(isResolvedPathWritable(p, outsideAllowed, path.win32)).toBe(accepted);
+    expect(passes(() => (resolveReadablePath(p, outsideAllowed, path.win32, NO_LINKS) === p ? p : ''))).toBe(accepted);
   });
 });
