@@ -12,7 +12,7 @@ type DirectRun = (report: (admitted: AdmissionReport) => void) => Promise<ToolRe
 export interface CallPlan {
   /** The broker's answer to the call's first, certain I/O request (the registry's `prefetch`), sent with the call. */
   prefetched?: Prefetched;
-  /** Tools whose code is the broker's own run on the main thread (MCP tools, the registry's `runsIn: 'main'`), in the call's context. */
+  /** Tools whose code is the broker's own (MCP tools, the registry's `runsIn: 'main'`) run on the main thread, in the call's context. */
   direct?: DirectRun;
 }
 

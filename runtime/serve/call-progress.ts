@@ -4,7 +4,7 @@ import { builtinTool } from '../../src/tools/builtin-schemas.js';
 /** How often a long call reports that it is still running. */
 export const PROGRESS_INTERVAL_MS = 1000;
 
-/** Whether a call can run long enough to be worth progress notifications, as its registry descriptor says (`longRunning`). */
+/** Whether a call can run long enough to be worth progress notifications, as its descriptor's `longRunning` says. */
 export function reportsProgress(tool: string, args: Record<string, unknown>): boolean {
   const longRunning = builtinTool(tool)?.longRunning ?? false;
   if (typeof longRunning === 'boolean') return longRunning;

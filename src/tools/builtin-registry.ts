@@ -45,7 +45,7 @@ export interface BuiltinToolDescriptor {
    * code is the broker's own (bash's process groups, web_fetch's vetted connections).
    */
   runsIn: 'worker' | 'main';
-  /** The broker request a call certainly makes first, for its `path` argument: answered with the call, saving a round trip. */
+  /** The broker request a call certainly makes first, for its `path` argument: answered with the call (one round trip less). */
   prefetch?: 'readFileStrict';
   /**
    * Whether a call can run long enough to be worth progress notifications: always, never, or only for these `action`s

@@ -11,7 +11,8 @@ export function abortLeadMs(deadlineMs: number): number {
 /**
  * Runs a host tool: validates its arguments, gives it the call's brokered ctx (made by `context` around a signal that
  * aborts shortly before the call's deadline; the runtime stops the worker at the deadline itself), and turns its
- * return value (string, JSON value or ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when the tool gave up on the aborted signal.
+ * return value (string, JSON value or ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when
+ * the tool gave up on the aborted signal.
  */
 export async function runHostTool(tool: DefinedTool, args: unknown, context: (signal: () => AbortSignal) => ToolContext, deadlineMs: number): Promise<ToolResult> {
   let parsed: unknown;
