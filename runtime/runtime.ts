@@ -13,6 +13,7 @@ import type { JSONWebKeySet } from 'jose';
 import { DEFAULT_BLOCKLIST, type BlockedEntry } from '../src/path-guard/index.js';
 import { applyBlockedPathsOption } from '../src/path-guard/blocklist-option.js';
 import { errorResult } from '../src/tool-result.js';
+import { deepFreeze } from '../src/deep-freeze.js';
 import { BUILTIN_TOOL_NAMES, builtinTool, isBuiltinTool } from '../src/tools/builtin-schemas.js';
 import { describeBuiltinTool, type ToolInfo } from '../src/tools/tool-info.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
@@ -302,7 +303,11 @@ export class Runtime {
     return pending;
   }
 
-  async #open(capability: Capability, token: string | (() => string), expiresAt: number): Promise<Session> {
+  async #open(given: Capability, token: string | (() => string), expiresAt: number): Promise<Session> {
+    // A session's capability is read for its whole life, and its rule layers are shared with its children: frozen,
+    // so no holder of the session or of a child can widen it afterwards. Every capability is built from copies (the
+    // options are parsed, tokens decoded, children narrowed), so no object of the host's is frozen with it.
+    const capability = deepFreeze(given);
     // The slot is taken before the first await, so concurrent opens cannot all pass the same check.
     this.#reserveSlot(capability);
     let services: SessionServices | undefined;

@@ -73,7 +73,7 @@ export interface SessionHost {
 export class Session {
   /** Session id (also the token's id). */
   readonly id: string;
-  /** The verified capability this session runs under. */
+  /** The verified capability this session runs under, deeply frozen: what it allows cannot change after the open. */
   readonly capability: Capability;
   #token: string | (() => string);
   readonly #host: SessionHost;

@@ -1,4 +1,5 @@
 import { APPROVAL_RULES } from '../../src/audit/index.js';
+import { deepFreeze } from '../../src/deep-freeze.js';
 import { toPlainError, type ErrorCode } from '../../src/errors.js';
 import { admit, rulesMention, subjectKey, type AdmitInput, type Admitted, type ApprovalMemory, type ApprovalOption, type PermissionLayers, type PermissionSpec } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
@@ -172,10 +173,4 @@ function answerOrAbort(approve: Approver, request: ApprovalRequest): Promise<unk
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/** Freezes an outcome shared between calls, so no consumer can change what the next call gets. */
-function deepFreeze<T extends object>(value: T): T {
-  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner);
-  return Object.freeze(value);
 }

@@ -135,6 +135,50 @@ describe('attenuation keeps the parent rules', () => {
   });
 });
 
+describe("a session's capability cannot be changed after it opens", () => {
+  // Found by an attacker's pass: the capability was a live object, its rule layers shared with children, so the
+  // holder of a child could delete its parent's deny, or push a tool into its own list.
+  it('its fields are frozen: a child cannot widen itself or loosen its parent, and the rules keep holding', async () => {
+    const rt = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
+    try {
+      const parent = await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file', 'glob'], permissions: { read_file: 'deny' } });
+      const child = await parent.attenuate({ tools: ['read_file'] });
+      const attempts: [string, () => unknown][] = [
+        ["delete the parent's deny through the child", () => delete (child.capability.permissions[0] as Record<string, unknown>)['read_file']],
+        ["empty the parent's rule layers", () => ((parent.capability.permissions as PermissionSpec[]).length = 0)],
+        ['push a tool into the child', () => (child.capability.tools as string[]).push('glob')],
+        ['raise a limit', () => ((child.capability.limits as { toolTimeoutMs: number }).toolTimeoutMs = 1e9)],
+        ['replace the workspace', () => ((child.capability as { workspaceRoot: string }).workspaceRoot = '/')],
+      ];
+      for (const [what, attempt] of attempts) expect(attempt, what).toThrow(TypeError);
+      expect(await parent.call('read_file', { path: 'docs/a.md' })).toMatchObject({ isError: true, code: 'POLICY_DENIED' });
+      expect(await child.call('read_file', { path: 'docs/a.md' })).toMatchObject({ isError: true, code: 'POLICY_DENIED' });
+      expect(await child.call('glob', { pattern: '**' })).toMatchObject({ isError: true, code: 'TOOL_NOT_ALLOWED' });
+      // The near miss: reading the capability works, and the parent's other tool still runs.
+      expect(child.capability.tools).toEqual(['read_file']);
+      expect((await parent.call('glob', { pattern: '**/*.md' })).isError).toBeFalsy();
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it("freezes a copy: the host's own option objects stay its own", async () => {
+    const rt = await createRuntime({ idleWorkers: 0, sandbox: 'off' });
+    try {
+      const permissions: PermissionSpec = { read_file: 'deny' };
+      const tools = ['read_file'];
+      const s = await rt.openSession({ workspaceRoot: ws.root, tools, permissions });
+      expect(Object.isFrozen(permissions) || Object.isFrozen(tools)).toBe(false);
+      permissions['read_file'] = 'allow';
+      tools.push('glob');
+      expect(await s.call('read_file', { path: 'docs/a.md' })).toMatchObject({ isError: true, code: 'POLICY_DENIED' });
+      expect(await s.call('glob', { pattern: '**' })).toMatchObject({ isError: true, code: 'TOOL_NOT_ALLOWED' });
+    } finally {
+      await rt.close();
+    }
+  });
+});
+
 describe('rules name real tools (issue 11)', () => {
   let ws: TempTree;
   beforeAll(() => {
