@@ -20,6 +20,9 @@ for (const flags of ['r', 'r+']) {
   try { fs.closeSync(fs.openSync('/proc/2/mem', flags)); console.log(flags + ':opened'); } catch (error) { console.log(flags + ':' + error.code); }
 }`;
 // The zygote's other descriptors are libuv's own pipes (signal and wake-up): garbage there may break the zygote.
+// Stops the zygote once it has surely sent the command's `spawned` (a stop before that frame leaves would be the
+// unanswered spawn, SANDBOX_LOST at SPAWN_CONFIRM_MS, which is a different row's case than the timeout's here).
+const STOP = 'sleep 1; kill -STOP 2; echo stopped\n';
 const PIPES = 'for f in /proc/2/fd/*; do [ "$(readlink $f | cut -c1-5)" = "pipe:" ] && printf garbage-garbage-garbage > $f 2>/dev/null; done; sleep 2; echo survived\n';
 
 describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its session zygote through /proc, as %s', (user) => {
@@ -27,7 +30,7 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
   let results: DriverResult[];
 
   beforeAll(async () => {
-    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': 'kill -STOP 2; echo stopped\n' });
+    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': STOP });
     if (user === 'nobody') giveToNobody(ws.root);
     results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh'], { limits: { commandTimeoutMs: 5000 }, sandboxZygote: ZYGOTE_UNDER_TEST });
   }, 120_000);
