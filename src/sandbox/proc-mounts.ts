@@ -15,6 +15,13 @@ export const PROC_MASKED_FILES: readonly string[] = ['/proc/kcore', '/proc/kmsg'
 export const PROC_MASKED_DIRS: readonly string[] = ['/proc/acpi', '/proc/scsi', '/proc/asound'];
 
 /**
+ * The /proc entry of bwrap's init (pid 1 in the sandbox's pid namespace), replaced like a masked directory: it runs
+ * as the command's user and is dumpable, so through /proc/1/mem a command could rewrite it, and in a session
+ * zygote's sandbox it holds none of the per-command rlimits. Commands never need it; `ps` skips an empty entry.
+ */
+export const PROC_SANDBOX_INIT = '/proc/1';
+
+/**
  * The mounts over the sandbox's fresh /proc. The sources are the host's own entries: they show the same kernel
  * knobs, and a knob that does not exist on this host is skipped.
  */
@@ -22,6 +29,6 @@ export function buildProcMounts(sys: SandboxSys): MountOp[] {
   return [
     ...PROC_READ_ONLY.filter((p) => sys.existing(p)).map((p) => ({ dest: p, args: ['--ro-bind', p, p] })),
     ...PROC_MASKED_FILES.filter((p) => sys.existing(p)).map((p) => ({ dest: p, args: ['--ro-bind', '/dev/null', p] })),
-    ...PROC_MASKED_DIRS.filter((p) => sys.existing(p)).map((p) => ({ dest: p, args: ['--tmpfs', p, '--remount-ro', p] })),
+    ...[...PROC_MASKED_DIRS, PROC_SANDBOX_INIT].filter((p) => sys.existing(p)).map((p) => ({ dest: p, args: ['--tmpfs', p, '--remount-ro', p] })),
   ];
 }

@@ -28,6 +28,10 @@ const ATTACKS: [string, string, RegExp][] = [
   ['userfaultfd is refused', sys('userfaultfd', 'l.syscall(323 if x64 else 282, 0)'), /^userfaultfd -1 1$/],
   ['perf_event_open is refused', sys('perf', 'l.syscall(298 if x64 else 241, 0, 0, -1, -1, 0)'), /^perf -1 1$/],
   ['setns is refused', sys('setns', 'l.setns(0, 0)'), /^setns -1 1$/],
+  // bwrap's init (pid 1) runs as the command's user, dumpable, and (in a session zygote's sandbox) without the
+  // per-command rlimits: its memory, descriptors and /proc entry are out of reach.
+  ['/proc/1 (the sandbox init) is hidden', '(true >> /proc/1/mem) 2>/dev/null && echo opened; ls -A /proc/1 | wc -l', /^0$/],
+  ['pidfd_getfd from the sandbox init is refused', sys('pidfd_getfd', 'l.syscall(438, l.syscall(434, 1, 0), 0, 0)'), /^pidfd_getfd -1 1$/],
 ];
 
 const NEAR_MISSES: [string, string, RegExp][] = [
@@ -36,6 +40,8 @@ const NEAR_MISSES: [string, string, RegExp][] = [
   ['git status runs', 'git status --porcelain && echo git-ok', /git-ok$/],
   ['node runs, with a child process and a worker thread', `node -e ${JSON.stringify("const {Worker}=require('worker_threads'); require('child_process').execFileSync('true'); new Worker('1',{eval:true}).on('exit',()=>console.log('node-ok'))")}`, /^node-ok$/],
   ['python3 runs, with a thread and a fork', `python3 -c ${JSON.stringify("import threading,os; t=threading.Thread(target=lambda:None); t.start(); t.join(); pid=os.fork(); os._exit(0) if pid==0 else os.waitpid(pid,0); print('py-ok')")}`, /^py-ok$/],
+  ['pidfd_open of its own process is allowed', sys('pidfd_open', 'int(l.syscall(434, os.getpid(), 0) >= 0)'), /^pidfd_open 1 0$/],
+  ['ps lists the processes', 'ps -e -o pid= | wc -l', /^[1-9]\d*$/],
   ['unshare(CLONE_FILES) is allowed', sys('unshare-files', 'l.unshare(0x400)'), /^unshare-files 0 0$/],
   ['writing .gitignore and an ordinary file works', 'echo dist > .gitignore && echo x > notes.txt && cat .gitignore', /^dist$/],
 ];

@@ -59,6 +59,7 @@ export const DENIED_SYSCALLS: readonly DeniedSyscall[] = [
   { name: 'ptrace', nr: { x64: 101, arm64: 117 }, why: 'could rewrite another sandboxed process past the filter' },
   { name: 'process_vm_readv', nr: { x64: 310, arm64: 270 }, why: "reads another process's memory" },
   { name: 'process_vm_writev', nr: { x64: 311, arm64: 271 }, why: "writes another process's memory" },
+  { name: 'pidfd_getfd', nr: { x64: 438, arm64: 438 }, why: "copies another process's descriptor (the sandbox init's, a neighbour command's)" },
   // File handles address any inode of a mounted filesystem by number, past the mount layout (the "shocker" escape).
   { name: 'open_by_handle_at', nr: { x64: 304, arm64: 265 }, why: 'opens files outside the mounted view' },
   { name: 'name_to_handle_at', nr: { x64: 303, arm64: 264 }, why: 'the other half of open_by_handle_at' },
