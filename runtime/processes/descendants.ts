@@ -92,3 +92,21 @@ export function startTimeOf(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux ABI. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (user and system, seconds) `pid` has used, if it is still the process that started at `startTime`
+ * (see {@link startTimeOf}); undefined once it is gone.
+ */
+export function cpuSecondsOf(pid: number, startTime: string): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const after = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+    if (after[19] !== startTime) return undefined;
+    return (Number(after[11]) + Number(after[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, type Dirent, type Stats } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { findBlockedEntry, type BlockedEntry } from '../../src/path-guard/blocklist.js';
@@ -26,19 +26,21 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     if (visited >= maxDirs) return { paths, truncated: true };
     const dir = queue.shift() as string;
     visited += 1;
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue; // vanished or unreadable meanwhile: nothing under it to record
     }
-    for (const name of names) {
-      const path = posix.join(dir, name);
+    // The entry's type comes with the directory read (never following a symlink, as lstat); only a blocked path
+    // needs the lstat its signature is made of.
+    for (const entry of entries) {
+      const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
-      const stat = lstatOrUndefined(path);
-      if (stat === undefined) continue;
-      if (findBlockedEntry(path, workspaceRoot, posix, list) !== undefined) paths.set(path, signatureOf(path, stat));
-      else if (stat.isDirectory()) queue.push(path);
+      if (findBlockedEntry(path, workspaceRoot, posix, list) !== undefined) {
+        const stat = lstatOrUndefined(path);
+        if (stat !== undefined) paths.set(path, signatureOf(path, stat));
+      } else if (entry.isDirectory()) queue.push(path);
     }
   }
   return { paths, truncated: false };

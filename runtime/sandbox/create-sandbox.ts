@@ -69,7 +69,7 @@ export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeat
     wrap: (argv, scope, cwd) => withFilter([bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)]),
     zygote: Object.freeze<SandboxZygoteSupport>({
       argv: (scope, program) => withFilter([bwrapPath, ...buildZygoteBwrapArgs(canonicalizeScope(scope), program, hostSandboxSys, used)]),
-      command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeScope(scope), canonicalize(cwd), argv, env, hostSandboxSys, used),
+      command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeScope(scope), canonicalize(cwd), argv, env, hostSandboxSys),
     }),
   } satisfies Sandbox);
 }

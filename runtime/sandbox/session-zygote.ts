@@ -101,9 +101,24 @@ export class SessionZygote {
         if (released) return;
         released = true;
         this.#active -= 1;
+        // After the result is out: /proc reads are not worth a command's latency.
+        const cpuSeconds = scope.limits?.cpuSeconds;
+        if (cpuSeconds !== undefined) setImmediate(() => this.#retireIfSpent(zygote, cpuSeconds));
         if (this.#active === 0) this.#closeWhenIdle();
       },
     };
+  }
+
+  // The zygote holds the per-command RLIMIT_CPU itself (and dies at it): past half of it, the next command starts a
+  // fresh one, and this one closes once its running commands end.
+  #retireIfSpent(zygote: SandboxZygote, cpuSeconds: number): void {
+    const current = this.#current;
+    if (current === undefined || zygote.failure !== undefined || zygote.cpuSecondsUsed() < cpuSeconds / 2) return;
+    void current.then((started) => {
+      if (started?.zygote !== zygote) return;
+      if (this.#current === current) this.#current = undefined;
+      zygote.retire();
+    });
   }
 
   // With no command running for the idle time, the current zygote is retired (it closes at once, having none) and

@@ -13,6 +13,7 @@ import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs
 import { createLauncherCore } from '../processes/launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
+import { makeNonDumpable } from './non-dumpable.js';
 
 const REAP_WAIT_MS = 500;
 
@@ -139,4 +140,8 @@ process.on('uncaughtException', (error) => {
   process.stderr.write(`toolwarden sandbox zygote: ${error.stack ?? error.message}\n`);
   exitNow(1);
 });
+// Before any command runs: a command of the same user could otherwise open /proc/<zygote>/mem. When sealing fails the
+// zygote still serves; the self-test's zygote-memory-sealed probe fails and the runtime does not use it.
+const unsealed = await makeNonDumpable();
+if (unsealed !== undefined) process.stderr.write(`toolwarden sandbox zygote: not sealed: ${unsealed}\n`);
 send({ type: 'ready' });

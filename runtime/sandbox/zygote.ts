@@ -5,11 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { encodeFrame, FrameDecoder, FrameError } from '../../src/protocol/zygote-frames.js';
 import type { ZygoteCommand, ZygoteProgram } from '../../src/sandbox/types.js';
 import { SYSTEM_DIRS } from '../../src/sandbox/system-mounts.js';
-import { findTreeBelow, isRunning, startTimeOf } from '../processes/descendants.js';
+import { cpuSecondsOf, findTreeBelow, isRunning, startTimeOf } from '../processes/descendants.js';
 import { launchGroup, type GroupLauncher } from '../processes/launched-group.js';
 import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from '../../src/protocol/launcher.js';
 import type { GroupListener, LaunchSpec } from '../processes/process-launcher.js';
 import { acquireLauncher } from '../processes/shared-launcher.js';
+import { nonDumpableModuleDirs } from './non-dumpable.js';
 import type { SpawnedGroup } from '../processes/spawn-group.js';
 
 /** How long the zygote may take to start and say ready. @default 10000 */
@@ -103,6 +104,19 @@ export class SandboxZygote implements GroupLauncher {
   /** The host pids of its sandbox (bwrap, its init, the zygote, anything running), for checks and measurements. */
   hostPids(): number[] {
     return [this.#hostPid, ...findTreeBelow(this.#hostPid)];
+  }
+
+  /**
+   * The most CPU time (seconds) any process of its start (the zygote, the egress forwarder, bwrap's) has used: they
+   * hold the per-command RLIMIT_CPU themselves (see buildZygoteBwrapArgs), so the session retires the zygote before
+   * one of them reaches it.
+   */
+  cpuSecondsUsed(): number {
+    let most = 0;
+    for (const [pid, start] of this.#baseline) {
+      if (start !== undefined) most = Math.max(most, cpuSecondsOf(pid, start) ?? 0);
+    }
+    return most;
   }
 
   /** Spawns one command (built by buildZygoteCommand) in the sandbox; its group's pid is a namespace pid. */
@@ -284,14 +298,15 @@ const ZYGOTE_NODE_FLAGS = ['--max-old-space-size=32', '--max-semi-space-size=1',
 
 /**
  * Node and the zygote entry, with what must be visible read-only for them inside the sandbox: toolwarden's build
- * (the entry and the modules it imports), the package.json that makes it ESM, and Node when outside /usr.
+ * (the entry and the modules it imports), the package.json that makes it ESM, koffi (which makes the zygote
+ * non-dumpable), and Node when outside /usr.
  */
 export function zygoteProgram(): ZygoteProgram {
   const node = realpathSync(process.execPath);
   const entry = realpathSync(zygoteEntryPath());
   const dist = dirname(dirname(dirname(entry)));
   const manifest = join(dirname(dist), 'package.json');
-  const readOnly = [dist, ...(existsSync(manifest) ? [manifest] : [])];
+  const readOnly = [dist, ...(existsSync(manifest) ? [manifest] : []), ...nonDumpableModuleDirs()];
   if (!SYSTEM_DIRS.some((dir) => node.startsWith(`${dir}/`))) readOnly.push(node);
   return { argv: [node, ...ZYGOTE_NODE_FLAGS, entry], readOnly };
 }

@@ -69,7 +69,8 @@ export function runSandboxed(user: DriverUser, workspaceRoot: string, commands: 
 }
 
 /**
- * The zygote setting of the suites that exercise zygotes: on kernels where a command can write its zygote's memory
- * (no Yama; this CI machine) the runtime uses no zygote by default, so these suites opt in explicitly to test it.
+ * The zygote setting of the suites that exercise zygotes: they use one even where the zygote could not seal itself
+ * (koffi missing), where the runtime by default would not, so a zygote's behaviour is tested everywhere and the
+ * tamper suite's memory rows say whether sealing held.
  */
 export const ZYGOTE_UNDER_TEST = { allowZygoteMemoryWrites: true } as const;

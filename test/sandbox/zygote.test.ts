@@ -9,6 +9,7 @@ import type { SandboxScope, SandboxZygoteSupport } from '../../src/sandbox/types
 import { createSandbox } from '../../runtime/sandbox/create-sandbox.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { runZygoteSelfTest } from '../../runtime/sandbox/run-self-test.js';
+import { SessionZygote } from '../../runtime/sandbox/session-zygote.js';
 import { SandboxZygote, zygoteProgram } from '../../runtime/sandbox/zygote.js';
 import { hasBwrap } from '../helpers/has-bwrap.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
@@ -93,16 +94,71 @@ describe.skipIf(!detection.available)('a session sandbox zygote', () => {
     expect(checks.map((c) => c.property)).toContain('zygote-memory-sealed');
   }, 30_000);
 
-  it('gives each command its own rlimits, none on the zygote (RLIMIT_CPU does not accumulate)', async () => {
+  // The zygote holds the per-command limits itself (hard and soft), so a command inherits them and cannot raise them;
+  // RLIMIT_CPU counts each process from zero, so commands never share one budget.
+  it('gives each command the rlimits, inherited from the zygote, which cannot be raised', async () => {
     const zygote = await startIn(a);
     try {
-      const ran = await run(zygote, a, 'grep "Max cpu time" /proc/self/limits; grep "Max cpu time" /proc/2/limits; grep ^Seccomp: /proc/2/status');
-      const [own, zygotes, seccomp] = ran.out.trim().split('\n');
+      const ran = await run(zygote, a, 'grep "Max cpu time" /proc/self/limits; grep "Max cpu time" /proc/2/limits; grep ^Seccomp: /proc/2/status; ulimit -H -t unlimited 2>/dev/null || echo refused');
+      const [own, zygotes, seccomp, raise] = ran.out.trim().split('\n');
       expect(own).toMatch(/Max cpu time\s+7\s+8\s/);
-      expect(zygotes).toMatch(/Max cpu time\s+unlimited\s+unlimited/);
+      expect(zygotes).toMatch(/Max cpu time\s+7\s+8\s/);
       expect(seccomp).toMatch(/Seccomp:\s+2/); // the zygote itself runs under the filter, so every command inherits it
+      expect(raise).toBe('refused');
     } finally {
       await zygote.close();
+    }
+  }, 30_000);
+
+  it('RLIMIT_CPU does not accumulate across commands: three of 0.6 s each under a 1 s limit all finish', async () => {
+    const tight = { ...scopeOf(a), limits: { ...scopeOf(a).limits!, cpuSeconds: 1 } };
+    const zygote = await SandboxZygote.start((support as SandboxZygoteSupport).argv(tight, zygoteProgram()));
+    try {
+      // A busy loop on the clock (a loop on process.cpuUsage would spend its time in getrusage calls).
+      const burn = 'node -e "const t = Date.now(); while (Date.now() - t < 600); console.log(\'burned\')"';
+      for (let i = 0; i < 3; i++) {
+        const command = (support as SandboxZygoteSupport).command(['/bin/sh', '-c', burn], tight, a.root, ENV);
+        const group = await zygote.spawn(command);
+        let out = '';
+        group.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        const exit = await group.done;
+        await finished(group.stdout!);
+        expect({ i, exit, out }).toMatchObject({ exit: { exitCode: 0 }, out: 'burned\n' });
+      }
+      expect(zygote.cpuSecondsUsed()).toBeLessThan(0.5);
+    } finally {
+      await zygote.close();
+    }
+  }, 30_000);
+
+  it('a session retires a zygote past half its CPU budget: the next command gets a fresh one, the old one closes', async () => {
+    const zygotes: SandboxZygote[] = [];
+    const session = new SessionZygote({
+      support: support as SandboxZygoteSupport,
+      start: async (argv) => {
+        const zygote = await SandboxZygote.start(argv);
+        // As if it had relayed enough output to use 4 of its 7 CPU seconds.
+        if (zygotes.length === 0) zygote.cpuSecondsUsed = () => 4;
+        zygotes.push(zygote);
+        return zygote;
+      },
+      hold: () => undefined,
+      release: async () => undefined,
+      warn: (message) => expect.fail(message),
+    });
+    const guard = { existing: [], stubs: [] } as never;
+    try {
+      const first = await session.lease(guard, scopeOf(a), []);
+      first?.release();
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = await session.lease(guard, scopeOf(a), []);
+      expect(second?.zygote).toBeDefined();
+      expect(second?.zygote).not.toBe(first?.zygote);
+      await first?.zygote.ended;
+      expect(first?.zygote.lost).toBeUndefined(); // retired, not lost
+      second?.release();
+    } finally {
+      await session.close();
     }
   }, 30_000);
 
@@ -126,11 +182,12 @@ describe.skipIf(!detection.available)('a session sandbox zygote', () => {
     }
   }, 30_000);
 
-  it("a command cannot reach the zygote's channel to the runtime through /proc (its stdio are sockets)", async () => {
+  // The zygote is non-dumpable, so /proc/<zygote>/fd is closed to commands (and its stdio are sockets besides).
+  it("a command cannot reach the zygote's channel to the runtime through /proc", async () => {
     const zygote = await startIn(a);
     try {
-      const ran = await run(zygote, a, 'for fd in 0 1 2; do (echo x > /proc/$PPID/fd/$fd) 2>&1 | grep -o "No such device or address"; done');
-      expect(ran.out.trim().split('\n')).toEqual(Array(3).fill('No such device or address'));
+      const ran = await run(zygote, a, 'for fd in 0 1 2; do (echo x > /proc/$PPID/fd/$fd) 2>&1 | grep -o "Permission denied"; done');
+      expect(ran.out.trim().split('\n')).toEqual(Array(3).fill('Permission denied'));
       expect(zygote.failure).toBeUndefined();
     } finally {
       await zygote.close();
