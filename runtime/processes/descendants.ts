@@ -24,16 +24,21 @@ export function findDescendants(pid: number): number[] {
   return found;
 }
 
-function readParentPid(pid: number): number | undefined {
-  let stat: string;
+/**
+ * The fields of /proc/<pid>/stat after the command name (index 0 is the state, field 3), undefined once `pid` is gone.
+ * The name is in parentheses and may itself contain spaces or parentheses: the fields start after the last one.
+ */
+function statFieldsOf(pid: number): string[] | undefined {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined; // it ended while we looked
   }
-  // The command name is in parentheses and may itself contain spaces or parentheses: read after the last one.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const parent = Number(fields[1]);
+}
+
+function readParentPid(pid: number): number | undefined {
+  const parent = Number(statFieldsOf(pid)?.[1]);
   return Number.isInteger(parent) ? parent : undefined;
 }
 
@@ -72,12 +77,8 @@ export function findTreeBelow(pid: number): number[] {
 
 /** Whether `pid` names a process that has not exited yet (a zombie has: it only waits to be reaped). Linux. */
 export function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statFieldsOf(pid)?.[0];
+  return state !== undefined && state !== 'Z';
 }
 
 /**
@@ -85,12 +86,7 @@ export function isRunning(pid: number): boolean {
  * the start time recorded earlier is still that process, not a reuse of its number.
  */
 export function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  return statFieldsOf(pid)?.[19];
 }
 
 /** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux ABI. */
@@ -101,12 +97,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * (see {@link startTimeOf}); undefined once it is gone.
  */
 export function cpuSecondsOf(pid: number, startTime: string): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const after = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
-    if (after[19] !== startTime) return undefined;
-    return (Number(after[11]) + Number(after[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const fields = statFieldsOf(pid);
+  if (fields === undefined || fields[19] !== startTime) return undefined;
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
