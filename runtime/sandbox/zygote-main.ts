@@ -114,6 +114,8 @@ const core = createLauncherCore({
   },
 });
 const decoder = new FrameDecoder();
+// The rlimits it was started with (the per-command ones, which every command inherits).
+const startLimits = readFileSync('/proc/self/limits', 'utf8');
 
 function exitNow(code: number): never {
   core.killAll();
@@ -129,7 +131,11 @@ process.stdin.on('data', (chunk: Buffer) => {
   }
   for (const { header, data } of frames) {
     const request = header !== null && typeof header === 'object' && (header as { type?: unknown }).type === 'stdin' ? { ...header, data } : header;
-    if (isLauncherRequest(request)) core.handle(request);
+    if (!isLauncherRequest(request)) continue;
+    // A command may lower this zygote's rlimits (prlimit on a process of its own user); every later command would
+    // inherit them. Gone instead: that spawn is SANDBOX_LOST and the next command gets a fresh zygote with the limits.
+    if (request.type === 'spawn' && readFileSync('/proc/self/limits', 'utf8') !== startLimits) exitNow(3);
+    core.handle(request);
   }
 });
 process.stdin.on('end', () => exitNow(0));

@@ -27,6 +27,8 @@ try { console.log('fd link:' + fs.readlinkSync('/proc/2/fd/0')); } catch (error)
 // Stops the zygote once it has surely sent the command's `spawned` (a stop before that frame leaves would be the
 // unanswered spawn, SANDBOX_LOST at SPAWN_CONFIRM_MS, which is a different row's case than the timeout's here).
 const STOP = 'sleep 1; kill -STOP 2; echo stopped\n';
+// Lowers the zygote's process limit (allowed: a process of the same user), which every later command would inherit.
+const LOWER = 'import ctypes\nclass R(ctypes.Structure): _fields_ = [("cur", ctypes.c_ulong), ("max", ctypes.c_ulong)]\nl = ctypes.CDLL(None, use_errno=True)\nprint("lowered", l.prlimit(2, 6, ctypes.byref(R(3, 3)), None))\n';
 const PIPES = 'for f in /proc/2/fd/*; do [ "$(readlink $f | cut -c1-5)" = "pipe:" ] && printf garbage-garbage-garbage > $f 2>/dev/null; done; sleep 2; echo survived\n';
 
 describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its session zygote through /proc, as %s', (user) => {
@@ -34,9 +36,9 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
   let results: DriverResult[];
 
   beforeAll(async () => {
-    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': STOP });
+    ws = makeTempTree('tw-zygote-tamper', { 'inject.js': INJECT, 'memory.js': MEMORY, 'pipes.sh': PIPES, 'stop.sh': STOP, 'lower.py': LOWER, 'limits.sh': 'grep "Max processes" /proc/self/limits\n' });
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh'], { limits: { commandTimeoutMs: 5000 }, sandboxZygote: ZYGOTE_UNDER_TEST });
+    results = await runSandboxed(user, ws.root, ['node inject.js; sleep 1; cat escaped.txt 2>/dev/null || echo not-escaped', 'node memory.js', 'sh pipes.sh', 'ps -o args= -p 2; echo fresh', 'sh stop.sh', 'ps -o args= -p 2; echo fresh', 'python3 lower.py', 'echo after', 'sh limits.sh'], { limits: { commandTimeoutMs: 5000 }, sandboxZygote: ZYGOTE_UNDER_TEST });
   }, 120_000);
   afterAll(() => ws.cleanup());
 
@@ -63,5 +65,12 @@ describe.skipIf(!hasBwrap).each(DRIVER_USERS)('a command tampering with its sess
     expect(results[4]?.code).toBe('TIMEOUT');
     expect(results[5]).toMatchObject({ exitCode: 0 });
     expect(results[5]?.stdout).toMatch(/zygote-main\.js.*\nfresh\n$/);
+  });
+
+  it('a command that lowers the zygote\'s rlimits costs the next spawn only: that zygote goes, the one after has the limits', () => {
+    expect(results[6]).toMatchObject({ exitCode: 0, stdout: 'lowered 0\n' });
+    expect(results[7]?.code).toBe('SANDBOX_LOST');
+    expect(results[8]).toMatchObject({ exitCode: 0 });
+    expect(results[8]?.stdout).toMatch(/^Max processes\s+512\s+512\s/);
   });
 });
