@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import type { LauncherEvent } from '../../src/protocol/launcher.js';
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
@@ -35,7 +36,10 @@ export function launchGroup(launcher: GroupLauncher, spec: LaunchSpec): Promise<
   const done = new Promise<GroupExit>((resolve) => {
     settleDone = resolve;
   });
-  const stdin = spec.stdin === 'pipe'
+  // With handOverStdio the launcher sends the group's own stdin and stdout sockets, which then replace these.
+  let handedStdin: Socket | undefined;
+  let handedStdout: Socket | undefined;
+  const relayedStdin = spec.stdin === 'pipe'
     ? new Writable({
       write(chunk: Buffer, _encoding, callback) {
         const mine = seq++;
@@ -58,14 +62,20 @@ export function launchGroup(launcher: GroupLauncher, spec: LaunchSpec): Promise<
     markExited();
     for (const ack of acks.values()) ack(new Error('the process has ended'));
     acks.clear();
-    stdin?.destroy();
+    relayedStdin?.destroy();
+    handedStdin?.destroy();
+    // A handed-over stdout is read to its end by its reader: the process is gone, so that end is near.
     stdout.end();
     stderr.end();
     settleDone(outcome);
   };
   return new Promise((resolve) => {
     const group = (): SpawnedGroup => ({
-      pid, stdout, stderr, stdin, done,
+      pid,
+      stdout: handedStdout ?? stdout,
+      stderr,
+      stdin: handedStdin ?? relayedStdin,
+      done,
       get exited() {
         return exited;
       },
@@ -73,8 +83,17 @@ export function launchGroup(launcher: GroupLauncher, spec: LaunchSpec): Promise<
         if (!exited) launcher.send({ type: 'signal', id, signal });
       },
     });
-    const onEvent = (event: Exclude<LauncherEvent, { type: 'ready' }>): void => {
+    const onEvent = (event: Exclude<LauncherEvent, { type: 'ready' }>, handle?: unknown): void => {
       switch (event.type) {
+        case 'stdio-handle':
+          if (!spec.handOverStdio || !(handle instanceof Socket)) return;
+          handle.on('error', () => {}); // the group's end is told by `closed`, whatever the socket saw
+          if (event.stream === 'stdin') handedStdin = handle;
+          else {
+            handle.end(); // nothing is ever written to the process's stdout, so only its reading side stays open
+            handedStdout = handle;
+          }
+          return;
         case 'spawned':
           pid = event.pid;
           if (hostPids) trackProcessGroup(pid);

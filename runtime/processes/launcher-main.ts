@@ -5,6 +5,7 @@
  * this process costs about a millisecond. Every group it starts is SIGKILLed when the runtime goes away: on IPC
  * disconnect, on SIGTERM (the parent-death signal set through setpriv), and on a crash of the launcher itself.
  */
+import type { Socket } from 'node:net';
 import { createLauncherCore } from './launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 
@@ -12,7 +13,13 @@ function send(event: LauncherEvent): void {
   if (process.connected) process.send?.(event);
 }
 
-const core = createLauncherCore({ send });
+const core = createLauncherCore({
+  send,
+  // The socket is closed here once it crossed: the runtime then holds the only other end.
+  handOver(event, stream) {
+    if (process.connected) process.send?.(event, stream as Socket);
+  },
+});
 
 function killAllAndExit(code: number): never {
   core.killAll();

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isLauncherEvent, type LauncherEvent, type LauncherRequest } from '../../src/protocol/launcher.js';
 import { findOnPath } from './shell.js';
@@ -9,7 +10,8 @@ export type LaunchSpec = Omit<Extract<LauncherRequest, { type: 'spawn' }>, 'type
 
 /** Receives one group's events; `onLost` when the launcher died before the group's `closed`. */
 export interface GroupListener {
-  onEvent(event: Exclude<LauncherEvent, { type: 'ready' }>): void;
+  /** `handle` is what came with the IPC message (a `stdio-handle`'s socket); a zygote's events carry none. */
+  onEvent(event: Exclude<LauncherEvent, { type: 'ready' }>, handle?: unknown): void;
   onLost(): void;
 }
 
@@ -25,9 +27,11 @@ export class ProcessLauncher {
   private alive = true;
 
   private constructor(private readonly child: ChildProcess, onGone: () => void) {
-    child.on('message', (message: unknown) => {
+    child.on('message', (message: unknown, handle: unknown) => {
       if (!isLauncherEvent(message) || message.type === 'ready') return;
-      this.listeners.get(message.id)?.onEvent(message);
+      const listener = this.listeners.get(message.id);
+      if (listener === undefined && handle instanceof Socket) handle.destroy(); // a group no one listens to any more
+      listener?.onEvent(message, handle);
       if (message.type === 'closed') this.release(message.id);
     });
     const gone = (): void => {

@@ -79,7 +79,8 @@ export class SandboxZygote implements GroupLauncher {
     const launcher = await acquireLauncher();
     if (launcher === undefined) throw new Error('the host process launcher is unavailable');
     const [file = '', ...args] = argv;
-    const group = await launchGroup(launcher, { file, args, cwd: '/', env: { PATH: '/usr/bin:/bin' }, stdin: 'pipe', stopThroughDescendants: false });
+    // Its frames go straight between this process and the zygote, not through the launcher too.
+    const group = await launchGroup(launcher, { file, args, cwd: '/', env: { PATH: '/usr/bin:/bin' }, stdin: 'pipe', stopThroughDescendants: false, handOverStdio: true });
     if (group.pid === undefined) throw new Error(`could not start ${file}: ${(await group.done).spawnError ?? 'no pid'}`);
     const zygote = new SandboxZygote(group, group.pid);
     await zygote.#whenReady();

@@ -16,6 +16,11 @@ export type LauncherRequest =
       stdin: 'pipe' | 'ignore';
       /** Stop signals other than SIGKILL go to the leader's descendants, not its group (a sandbox leads it). */
       stopThroughDescendants: boolean;
+      /**
+       * Hand the group's stdin and stdout (socket pairs) to the runtime instead of relaying them (needs `stdin: 'pipe'`):
+       * a sandbox zygote's frames then skip a hop through the launcher in each direction.
+       */
+      handOverStdio?: boolean;
     }
   | { type: 'stdin'; id: number; seq: number; data: Uint8Array }
   | { type: 'stdin-end'; id: number }
@@ -25,6 +30,8 @@ export type LauncherRequest =
 export type LauncherEvent =
   | { type: 'ready' }
   | { type: 'spawned'; id: number; pid: number }
+  /** Sent with the group's `stream` as the IPC message's handle (handOverStdio), before its `spawned`. */
+  | { type: 'stdio-handle'; id: number; stream: 'stdin' | 'stdout' }
   | { type: 'spawn-error'; id: number; message: string }
   | { type: 'output'; id: number; stream: 'stdout' | 'stderr'; data: Uint8Array }
   | { type: 'stdin-ack'; id: number; seq: number; error?: string }
@@ -42,7 +49,8 @@ export function isLauncherRequest(value: unknown): value is LauncherRequest {
     case 'spawn':
       return typeof value['file'] === 'string' && isStringArray(value['args']) && typeof value['cwd'] === 'string'
         && isStringRecord(value['env']) && (value['stdin'] === 'pipe' || value['stdin'] === 'ignore')
-        && typeof value['stopThroughDescendants'] === 'boolean';
+        && typeof value['stopThroughDescendants'] === 'boolean'
+        && (value['handOverStdio'] === undefined || typeof value['handOverStdio'] === 'boolean');
     case 'stdin':
       return isId(value['seq']) && value['data'] instanceof Uint8Array;
     case 'stdin-end':
@@ -62,6 +70,8 @@ export function isLauncherEvent(value: unknown): value is LauncherEvent {
   switch (value['type']) {
     case 'spawned':
       return isId(value['pid']);
+    case 'stdio-handle':
+      return value['stream'] === 'stdin' || value['stream'] === 'stdout';
     case 'spawn-error':
       return typeof value['message'] === 'string';
     case 'output':
