@@ -4,7 +4,7 @@ import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
 import { buildZygoteBwrapArgs, buildZygoteCommand } from '../../src/sandbox/zygote-args.js';
 import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode, type SandboxZygoteSupport } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
-import { canonicalize, canonicalizeScope, hostSandboxSys } from './host-sys.js';
+import { canonicalize, canonicalizeRoots, canonicalizeScope, hostSandboxSys } from './host-sys.js';
 import { seccompFilterPath, withSeccompFd } from './seccomp-file.js';
 
 /** The sandbox a session uses, and the warning to show once when `auto` fell back to the static checks. */
@@ -69,7 +69,7 @@ export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeat
     wrap: (argv, scope, cwd) => withFilter([bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)]),
     zygote: Object.freeze<SandboxZygoteSupport>({
       argv: (scope, program) => withFilter([bwrapPath, ...buildZygoteBwrapArgs(canonicalizeScope(scope), program, hostSandboxSys, used)]),
-      command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeScope(scope), canonicalize(cwd), argv, env, hostSandboxSys),
+      command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeRoots(scope), canonicalize(cwd), argv, env, hostSandboxSys),
     }),
   } satisfies Sandbox);
 }

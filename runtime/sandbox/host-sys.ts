@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { SandboxScope, SandboxSys } from '../../src/sandbox/types.js';
+import type { SandboxCommandScope, SandboxScope, SandboxSys } from '../../src/sandbox/types.js';
 
 /** The real filesystem's answers for the layout. */
 export const hostSandboxSys: SandboxSys = {
@@ -19,14 +19,24 @@ export const hostSandboxSys: SandboxSys = {
  * is outside the workspace are dropped: outside the workspace they are read-only or absent anyway.
  */
 export function canonicalizeScope(scope: SandboxScope): SandboxScope {
-  const workspaceRoot = canonicalize(scope.workspaceRoot);
-  const inside = (path: string): boolean => path.startsWith(`${workspaceRoot}/`);
+  const rooted = canonicalizeRoots(scope);
+  const inside = (path: string): boolean => path.startsWith(`${rooted.workspaceRoot}/`);
   return {
-    ...scope,
-    workspaceRoot,
-    readRoots: scope.readRoots.map(canonicalize),
+    ...rooted,
     blockedInWorkspace: scope.blockedInWorkspace.map(canonicalize).filter(inside),
     ...(scope.stubsInWorkspace === undefined ? {} : { stubsInWorkspace: scope.stubsInWorkspace.map(canonicalize).filter(inside) }),
+  };
+}
+
+/**
+ * The scope with its roots and HOME made canonical, and its mounts left as they are: all a command spawned in a
+ * standing sandbox (whose mounts were made at its start) is checked against, at a realpath per root, not per mount.
+ */
+export function canonicalizeRoots<T extends SandboxCommandScope>(scope: T): T {
+  return {
+    ...scope,
+    workspaceRoot: canonicalize(scope.workspaceRoot),
+    readRoots: scope.readRoots.map(canonicalize),
     ...(scope.home === undefined ? {} : { home: resolve(scope.home) }),
   };
 }

@@ -54,7 +54,7 @@ export function buildBwrapArgs(scope: SandboxScope, cwd: string, argv: readonly 
  * The environment bwrap sets for every command of the scope on top of the command's own (HOME, TMPDIR, the egress
  * proxy's variables): what a command spawned inside a standing sandbox (a zygote) must be given explicitly.
  */
-export function sandboxCommandEnv(scope: SandboxScope): Record<string, string> {
+export function sandboxCommandEnv(scope: Pick<SandboxScope, 'home' | 'net' | 'egress'>): Record<string, string> {
   const egress = scope.egress === undefined || allowsAllHosts(scope.net) ? {} : egressEnv(scope.egress);
   return { HOME: scope.home ?? DEFAULT_SANDBOX_HOME, TMPDIR: '/tmp', ...egress };
 }
@@ -86,7 +86,7 @@ export function privateDirsOf(scope: SandboxScope, sys: SandboxSys): string[] {
  * Throws INVALID_ARGS unless `cwd` is absolute, canonical and inside the workspace or an existing read root (the
  * only places a sandboxed command can stand); returns those roots.
  */
-export function checkSandboxCwd(scope: SandboxScope, cwd: string, sys: SandboxSys): string[] {
+export function checkSandboxCwd(scope: Pick<SandboxScope, 'workspaceRoot' | 'readRoots'>, cwd: string, sys: SandboxSys): string[] {
   const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
   if (!isAbsoluteCanonical(cwd) || !mounted.some((root) => isWithin(cwd, root))) {
     throw new ToolwardenError('INVALID_ARGS', `sandbox: cwd "${cwd}" must be an absolute canonical path inside the workspace or a read root`);

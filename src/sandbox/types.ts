@@ -42,6 +42,9 @@ export interface SandboxScope {
   readonly egress?: EgressScope;
 }
 
+/** What a command spawned in a session's standing sandbox is checked against and given (its cwd, its environment). */
+export type SandboxCommandScope = Pick<SandboxScope, 'workspaceRoot' | 'readRoots' | 'home' | 'net' | 'egress'>;
+
 /** How a sandboxed command reaches its session's egress proxy (README "Network"). Paths are host paths. */
 export interface EgressScope {
   /** The session's proxy socket; the socket a connection arrives on is the session's identity. */

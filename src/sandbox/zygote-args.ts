@@ -1,5 +1,5 @@
 import { buildBwrapArgs, checkSandboxCwd, privateDirsOf, sandboxCommandEnv } from './bwrap-args.js';
-import type { SandboxFeatures, SandboxScope, SandboxSys, ZygoteCommand, ZygoteProgram } from './types.js';
+import type { SandboxCommandScope, SandboxFeatures, SandboxScope, SandboxSys, ZygoteCommand, ZygoteProgram } from './types.js';
 
 /**
  * The bubblewrap arguments of a session's zygote: exactly a command's layout for `scope` (mounts, blocked paths
@@ -22,7 +22,7 @@ export function buildZygoteBwrapArgs(scope: SandboxScope, program: ZygoteProgram
  * What the zygote spawns for one command: `argv` as given (the rlimits are inherited from the zygote), in `cwd`
  * (checked like a per-command bwrap's `--chdir`), with the scope's sandbox environment over `env`.
  */
-export function buildZygoteCommand(scope: SandboxScope, cwd: string, argv: readonly string[], env: Readonly<Record<string, string>>, sys: SandboxSys): ZygoteCommand {
+export function buildZygoteCommand(scope: SandboxCommandScope, cwd: string, argv: readonly string[], env: Readonly<Record<string, string>>, sys: SandboxSys): ZygoteCommand {
   checkSandboxCwd(scope, cwd, sys);
   const [file = '', ...args] = argv;
   return { file, args, cwd, env: { ...env, ...sandboxCommandEnv(scope) } };
