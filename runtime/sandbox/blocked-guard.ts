@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { BlockedEntry } from '../../src/path-guard/blocklist.js';
-import { diffBlockedSnapshots, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
-import { DEFAULT_SCAN_MAX_DIRS, removeCreated, scanBlocked } from './blocked-scan.js';
+import { diffBlockedSnapshots, inodeOf, MISSING_INODE, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
+import { DEFAULT_SCAN_MAX_DIRS, removeCreated, scanBlocked, type BlockedScan } from './blocked-scan.js';
 
 /** A blocked path a command created or changed, and whether toolwarden removed it. */
 export interface BlockedFinding extends BlockedChange {
@@ -22,6 +23,8 @@ export interface BlockedGuard {
   readonly existing: readonly string[];
   /** Missing top-level blocked paths, to cover with an empty read-only mount. */
   readonly stubs: readonly string[];
+  /** Each of `existing` and `stubs` → its inode when the walk saw it (`missing` for a stub): what a mount is of. */
+  readonly mounts: ReadonlyMap<string, string>;
   /**
    * Walks again and removes what the command created at blocked paths (a stub it filled included). The empty stubs
    * stay: the caller removes them (removeStubLater) once no other running sandbox of the workspace mounts them.
@@ -35,10 +38,15 @@ export interface BlockedGuard {
  */
 export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedEntry[], excluded: readonly string[], maxDirs = DEFAULT_SCAN_MAX_DIRS): BlockedGuard {
   const before = scanBlocked(workspaceRoot, list, excluded, maxDirs);
-  const stubs = topLevelStubs(workspaceRoot, existsSync, (p) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true, list);
+  const stubs = topLevelStubs(workspaceRoot, (p) => existsAfter(before, p), (p) => isDirectoryAfter(before, p), list);
+  const mounts = new Map<string, string>();
+  for (const [path, signature] of before.paths) mounts.set(path, inodeOf(signature));
+  // A stub the walk saw (a dangling symlink: existsSync says missing) keeps the inode lstat gives it.
+  for (const stub of stubs) if (!mounts.has(stub)) mounts.set(stub, MISSING_INODE);
   return {
     existing: [...before.paths.keys()],
     stubs,
+    mounts,
     finish: () => {
       const after = scanBlocked(workspaceRoot, list, excluded, maxDirs);
       const changes = diffBlockedSnapshots(before, after, new Set(stubs));
@@ -51,4 +59,23 @@ export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedE
 /** The sentence a result and the audit give for the findings. */
 export function describeFindings(findings: readonly BlockedFinding[]): string {
   return findings.map((f) => `${f.path} (${f.change}${f.removed ? ', removed' : f.change === 'created' ? ', could not be removed' : ''})`).join('; ');
+}
+
+/**
+ * Whether `path` exists (following a symlink, as existsSync), answered from the walk's listing of its parent when
+ * it read that parent: a symlink, or a parent it did not read, is asked of the disk.
+ */
+function existsAfter(scan: BlockedScan, path: string): boolean {
+  const listing = scan.topListings.get(dirname(path));
+  const entry = listing?.get(basename(path));
+  if (listing !== undefined && entry === undefined) return false;
+  return entry !== undefined && !entry.isSymbolicLink() ? true : existsSync(path);
+}
+
+/** Whether `path` is a directory (following a symlink, as statSync), from the walk's listing where it has one. */
+function isDirectoryAfter(scan: BlockedScan, path: string): boolean {
+  const listing = scan.topListings.get(dirname(path));
+  const entry = listing?.get(basename(path));
+  if (listing !== undefined && entry === undefined) return false;
+  return entry !== undefined && !entry.isSymbolicLink() ? entry.isDirectory() : statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }

@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import { MISSING_INODE } from '../../src/sandbox/blocked-changes.js';
 import type { SandboxScope, SandboxZygoteSupport } from '../../src/sandbox/types.js';
 import type { SpawnedGroup, SpawnGroupOptions } from '../processes/spawn-group.js';
 import type { BlockedGuard } from './blocked-guard.js';
@@ -66,7 +67,7 @@ export class SessionZygote {
     clearTimeout(this.#idleTimer);
     const pending = this.#current;
     const current = await pending;
-    if (current !== undefined && current.zygote.failure === undefined && sameMounts(current.mounts, mountsOf([...guard.existing, ...guard.stubs]))) {
+    if (current !== undefined && current.zygote.failure === undefined && sameMounts(current.mounts, guard.mounts)) {
       return this.#leaseOf(current.zygote, scope);
     }
     // Another command may have replaced it while this one waited: use that one if it fits, else start afresh.
@@ -185,7 +186,7 @@ function mountsOf(paths: readonly string[]): Map<string, string> {
 }
 
 function inodeOf(path: string): string {
-  return lstatSync(path, { throwIfNoEntry: false })?.ino.toString() ?? 'missing';
+  return lstatSync(path, { throwIfNoEntry: false })?.ino.toString() ?? MISSING_INODE;
 }
 
 function sameMounts(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {

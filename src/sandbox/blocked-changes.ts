@@ -34,7 +34,10 @@ export function diffBlockedSnapshots(before: BlockedSnapshot, after: BlockedSnap
 /** The state the walk gives an empty directory, whatever its inode and time (a sandbox mount point). */
 export const EMPTY_DIR_SIGNATURE = 'empty-dir';
 
-const inodeOf = (signature: string): string => signature.slice(0, signature.indexOf('#'));
+/** The inode part of a walk's signature. */
+export const inodeOf = (signature: string): string => signature.slice(0, signature.indexOf('#'));
+/** What a mount-point inode is recorded as for a path that did not exist (a stub before its sandbox made it). */
+export const MISSING_INODE = 'missing';
 const stateOf = (signature: string): string => signature.slice(signature.indexOf('#') + 1);
 
 /**

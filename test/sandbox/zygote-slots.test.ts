@@ -90,7 +90,7 @@ describe('a zygote start that throws before it starts', () => {
     });
     // A mount path the lstat refuses (ENAMETOOLONG), as a racing command could make one.
     const scope = { blockedInWorkspace: [`/tmp/${'x'.repeat(5000)}`], stubsInWorkspace: [] } as never;
-    const guard = { existing: [], stubs: [] } as never;
+    const guard = { existing: [], stubs: [], mounts: new Map() } as never;
     for (let i = 0; i < 4; i++) expect(await zygote.lease(guard, scope, ['/ws/.ssh'])).toBeUndefined();
     expect(slots.used).toBe(0);
     expect(released).toHaveLength(4);

@@ -146,7 +146,7 @@ describe.skipIf(!detection.available)('a session sandbox zygote', () => {
       release: async () => undefined,
       warn: (message) => expect.fail(message),
     });
-    const guard = { existing: [], stubs: [] } as never;
+    const guard = { existing: [], stubs: [], mounts: new Map() } as never;
     try {
       const first = await session.lease(guard, scopeOf(a), []);
       first?.release();

@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
+import { diffBlockedSnapshots, EMPTY_DIR_SIGNATURE } from '../../src/sandbox/blocked-changes.js';
+import { CTIME_TRUST_MARGIN_NS } from '../../src/sandbox/ctime-trust.js';
+import { scanBlocked } from '../../runtime/sandbox/blocked-scan.js';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+
+const scan = (tree: TempTree) => scanBlocked(tree.root, DEFAULT_BLOCKLIST, []);
+const stateAt = (tree: TempTree, path: string): string | undefined => {
+  const signature = scan(tree).paths.get(tree.at(path));
+  return signature?.slice(signature.indexOf('#') + 1);
+};
+
+// An empty blocked directory read with an old ctime is remembered; every way a command could change it since must
+// still be seen. The clock is moved ahead so the fresh directories look old enough to be trusted.
+describe('scanBlocked: an empty directory remembered by its ctime', () => {
+  let tree: TempTree;
+  beforeEach(() => {
+    tree = makeTempTree('tw-scan-memo', { 'src/a.ts': 'x' });
+    mkdirSync(tree.at('.ssh'));
+    mkdirSync(tree.at('.aws'));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + Number(CTIME_TRUST_MARGIN_NS / 1_000_000n) * 5);
+    expect(stateAt(tree, '.ssh')).toBe(EMPTY_DIR_SIGNATURE); // read, and remembered
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    tree.cleanup();
+  });
+
+  it.each<[string, (t: TempTree) => void]>([
+    ['a file created inside', (t) => writeFileSync(t.at('.ssh/authorized_keys'), 'k')],
+    ['a directory created inside', (t) => mkdirSync(t.at('.ssh/keys'))],
+    ['a file created inside, with the directory times set back', (t) => {
+      const before = statSync(t.at('.ssh'));
+      writeFileSync(t.at('.ssh/authorized_keys'), 'k');
+      utimesSync(t.at('.ssh'), before.atime, before.mtime);
+    }],
+  ])('attack: %s is seen', (_name, change) => {
+    const before = scan(tree);
+    change(tree);
+    const after = scan(tree);
+    expect(after.paths.get(tree.at('.ssh'))).not.toBe(before.paths.get(tree.at('.ssh')));
+    expect(diffBlockedSnapshots(before, after)).toEqual([{ path: tree.at('.ssh'), change: 'changed' }]);
+  });
+
+  it('attack: the directory replaced by one holding a file is seen (the inode may be reused at once)', () => {
+    const before = scan(tree);
+    rmdirSync(tree.at('.ssh'));
+    mkdirSync(tree.at('.ssh'));
+    writeFileSync(tree.at('.ssh/authorized_keys'), 'k');
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([{ path: tree.at('.ssh'), change: expect.stringMatching(/^(created|changed)$/) }]);
+  });
+
+  it('a file created and removed again leaves it empty, and it is read again (its ctime moved)', () => {
+    writeFileSync(tree.at('.ssh/x'), 'k');
+    expect(stateAt(tree, '.ssh')).not.toBe(EMPTY_DIR_SIGNATURE);
+    unlinkSync(tree.at('.ssh/x'));
+    expect(stateAt(tree, '.ssh')).toBe(EMPTY_DIR_SIGNATURE);
+  });
+
+  it('near miss: an untouched directory stays empty, scan after scan', () => {
+    const first = scan(tree);
+    for (let i = 0; i < 3; i++) expect(diffBlockedSnapshots(first, scan(tree))).toEqual([]);
+  });
+});
+
+describe('scanBlocked signatures', () => {
+  let tree: TempTree;
+  beforeEach(() => {
+    tree = makeTempTree('tw-scan-sig', { 'deep/.ssh/id': 'key-1', '.envrc': 'export A=1' });
+  });
+  afterEach(() => tree.cleanup());
+
+  it.each(['deep/.ssh/id', '.envrc'])('attack: %s edited in place at the same size with its mtime set back is seen', (path) => {
+    // Whole seconds, so utimes can put back exactly the same mtime afterwards.
+    utimesSync(tree.at(path), 1_700_000_000, 1_700_000_000);
+    const before = scan(tree);
+    const text = readFileSync(tree.at(path), 'utf8');
+    writeFileSync(tree.at(path), text.replace(/1/, '2'));
+    utimesSync(tree.at(path), 1_700_000_000, 1_700_000_000);
+    expect(statSync(tree.at(path), { bigint: true }).mtimeNs).toBe(1_700_000_000_000_000_000n);
+    const blocked = path === '.envrc' ? tree.at('.envrc') : tree.at('deep/.ssh');
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([{ path: blocked, change: 'changed' }]);
+  });
+
+  it('near miss: reading a blocked file changes nothing', () => {
+    const before = scan(tree);
+    readFileSync(tree.at('deep/.ssh/id'));
+    readFileSync(tree.at('.envrc'));
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([]);
+  });
+});
