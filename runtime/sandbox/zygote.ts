@@ -80,7 +80,10 @@ export class SandboxZygote implements GroupLauncher {
     if (launcher === undefined) throw new Error('the host process launcher is unavailable');
     const [file = '', ...args] = argv;
     // Its frames go straight between this process and the zygote, not through the launcher too.
-    const group = await launchGroup(launcher, { file, args, cwd: '/', env: { PATH: '/usr/bin:/bin' }, stdin: 'pipe', stopThroughDescendants: false, handOverStdio: true });
+    // One libuv pool thread (it reads modules once, at start): the host's stray-process check after each command
+    // reads every thread's children list, so fewer threads make it cheaper. Commands get their own environment.
+    const env = { PATH: '/usr/bin:/bin', UV_THREADPOOL_SIZE: '1' };
+    const group = await launchGroup(launcher, { file, args, cwd: '/', env, stdin: 'pipe', stopThroughDescendants: false, handOverStdio: true });
     if (group.pid === undefined) throw new Error(`could not start ${file}: ${(await group.done).spawnError ?? 'no pid'}`);
     const zygote = new SandboxZygote(group, group.pid);
     await zygote.#whenReady();
