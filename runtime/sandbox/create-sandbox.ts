@@ -2,7 +2,8 @@ import { ToolwardenError } from '../../src/errors.js';
 import { describeFailures, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
 import { buildZygoteBwrapArgs, buildZygoteCommand } from '../../src/sandbox/zygote-args.js';
-import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode, type SandboxZygoteSupport } from '../../src/sandbox/types.js';
+import { joinPidsCgroupArgv } from '../../src/sandbox/pids-cgroup.js';
+import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode, type SandboxScope, type SandboxZygoteSupport } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
 import { canonicalize, canonicalizeRoots, canonicalizeScope, hostSandboxSys } from './host-sys.js';
 import { seccompFilterPath, withSeccompFd } from './seccomp-file.js';
@@ -63,12 +64,16 @@ export function featuresOf(detection: SandboxDetection): SandboxFeatures {
 export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeatures = {}): Sandbox {
   const filter = features.seccomp === true ? seccompFilterPath() : undefined;
   const used: SandboxFeatures = { ...features, seccomp: filter !== undefined };
-  const withFilter = (bwrap: string[]): string[] => (filter === undefined ? bwrap : withSeccompFd(filter, bwrap));
+  // The filter's fd is opened first, then the cgroup joined, then bwrap exec'd: all before bwrap's first fork.
+  const launch = (scope: SandboxScope, bwrap: string[]): string[] => {
+    const joined = scope.pidsCgroupProcs === undefined ? bwrap : joinPidsCgroupArgv(scope.pidsCgroupProcs, bwrap);
+    return filter === undefined ? joined : withSeccompFd(filter, joined);
+  };
   return Object.freeze({
     kind: 'bubblewrap',
-    wrap: (argv, scope, cwd) => withFilter([bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)]),
+    wrap: (argv, scope, cwd) => launch(scope, [bwrapPath, ...buildBwrapArgs(canonicalizeScope(scope), canonicalize(cwd), argv, hostSandboxSys, used)]),
     zygote: Object.freeze<SandboxZygoteSupport>({
-      argv: (scope, program) => withFilter([bwrapPath, ...buildZygoteBwrapArgs(canonicalizeScope(scope), program, hostSandboxSys, used)]),
+      argv: (scope, program) => launch(scope, [bwrapPath, ...buildZygoteBwrapArgs(canonicalizeScope(scope), program, hostSandboxSys, used)]),
       command: (argv, scope, cwd, env) => buildZygoteCommand(canonicalizeRoots(scope), canonicalize(cwd), argv, env, hostSandboxSys),
     }),
   } satisfies Sandbox);

@@ -8,6 +8,7 @@ import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
 import { removeStubLater } from '../sandbox/blocked-scan.js';
+import { createPidsCgroup, type PidsCgroup } from '../sandbox/session-pids-cgroup.js';
 import { canonicalize } from '../sandbox/host-sys.js';
 import { SessionZygote } from '../sandbox/session-zygote.js';
 import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
@@ -57,6 +58,8 @@ export class BashService {
   /** Stub mount points of this session's running sandboxes, and how many of them mount each. */
   readonly #stubUsers = new Map<string, number>();
   readonly #stubsHeld = new WeakMap<BlockedGuard, readonly string[]>();
+  /** The session's pids cgroup once made (null: this host allows none). */
+  #pidsCgroup: PidsCgroup | null | undefined;
   /** Stub removals under way: a new guard's walk waits for them, or it could take a stub for a path of its own. */
   readonly #stubRemovals = new Set<Promise<unknown>>();
   readonly #running: string[] = [];
@@ -127,6 +130,7 @@ export class BashService {
     await Promise.all([this.#foreground.close(), this.#registry?.closeAll()]);
     await this.#zygote?.close();
     await this.#options.egress?.close();
+    await this.#pidsCgroup?.close();
   }
 
   /** The commands running now (exec calls and background processes), which the egress audit names. */
@@ -334,7 +338,9 @@ export class BashService {
   #sandboxScope(guard?: BlockedGuard): SandboxScope {
     const { capability } = this.#options;
     const { limits } = capability;
+    const pidsCgroup = this.#sessionPidsCgroup();
     return {
+      ...(pidsCgroup === undefined ? {} : { pidsCgroupProcs: pidsCgroup.procsFile }),
       workspaceRoot: capability.workspaceRoot,
       readRoots: capability.readRoots,
       blockedInWorkspace: guard?.existing ?? [],
@@ -343,6 +349,17 @@ export class BashService {
       ...(this.#options.egress === undefined ? {} : { egress: this.#options.egress.scope }),
       limits: { tmpBytes: limits.sandboxTmpBytes, maxProcesses: limits.commandMaxProcesses, memoryBytes: limits.commandMemoryBytes, cpuSeconds: limits.commandCpuSeconds },
     };
+  }
+
+  /**
+   * The session's pids cgroup, made at its first sandboxed command where this host allows one: every sandbox of
+   * the session joins it, so `commandMaxProcesses` bounds their tasks together even for the host's root, whom
+   * RLIMIT_NPROC does not bind. Removed at close.
+   */
+  #sessionPidsCgroup(): PidsCgroup | undefined {
+    if (this.#options.sandbox.kind === 'none' || this.#closed) return this.#pidsCgroup ?? undefined;
+    if (this.#pidsCgroup === undefined) this.#pidsCgroup = createPidsCgroup(this.#options.capability.limits.commandMaxProcesses) ?? null;
+    return this.#pidsCgroup ?? undefined;
   }
 
   #processes(): ProcessRegistry {

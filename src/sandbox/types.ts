@@ -40,6 +40,11 @@ export interface SandboxScope {
   readonly limits?: SandboxLimits;
   /** The session's egress proxy, when `net` is a host list: commands reach those hosts through it only. */
   readonly egress?: EgressScope;
+  /**
+   * The `cgroup.procs` of the session's pids cgroup, which the sandbox joins before bwrap starts (see
+   * src/sandbox/pids-cgroup.ts): the process count bound that also holds for the host's root.
+   */
+  readonly pidsCgroupProcs?: string;
 }
 
 /** What a command spawned in a session's standing sandbox is checked against and given (its cwd, its environment). */
