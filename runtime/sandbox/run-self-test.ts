@@ -7,6 +7,7 @@ import { buildSelfTestScript, describeFailures, parseSelfTestOutput, type SelfTe
 import type { Sandbox, SandboxScope } from '../../src/sandbox/types.js';
 import { createBubblewrapSandbox, featuresOf } from './create-sandbox.js';
 import type { SandboxDetection } from './detect-sandbox.js';
+import { createPidsCgroup, type PidsCgroup } from './session-pids-cgroup.js';
 import { SandboxZygote, zygoteProgram } from './zygote.js';
 
 /** How long the one probe sandbox may take. @default 10000 */
@@ -70,11 +71,17 @@ export function zygoteUsable(checks: readonly SelfTestCheck[], allowMemoryWrites
   return false;
 }
 
+/** The probe sandbox's pids.max as root: room for bwrap, a zygote's threads and the probe's own tools. */
+const PROBE_PIDS_MAX = 48;
+/** Background processes the probe tries to start as root: past PROBE_PIDS_MAX, so some must be refused. */
+const PROBE_FORKS = 64;
+
 type Probe = (sandbox: Sandbox, targets: SelfTestTargets, scope: SandboxScope, script: string) => Promise<SelfTestCheck[]>;
 
 async function withProbe(detection: SandboxDetection, options: SelfTestOptions, probe: Probe): Promise<SelfTestCheck[]> {
   if (!detection.available || detection.path === undefined) throw new Error('runSandboxSelfTest needs a detected bwrap');
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolwarden-selftest-')));
+  let pidsCgroup: PidsCgroup | undefined;
   try {
     const workspace = join(base, 'workspace');
     const blockedDir = join(workspace, '.git', 'hooks');
@@ -82,8 +89,16 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     mkdirSync(blockedDir, { recursive: true });
     mkdirSync(join(base, 'outside'));
     writeFileSync(canary, 'canary\n');
-    const targets: SelfTestTargets = { canary, blockedDir, networkAbsent: options.networkAbsent ?? true, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses };
+    // RLIMIT_NPROC does not bind the host's root: then the probe's sandbox joins a pids cgroup of its own, with a
+    // small pids.max, and must see forks refused past it (without one, the property fails, as it should).
+    const asRoot = process.getuid?.() === 0;
+    pidsCgroup = asRoot ? createPidsCgroup(PROBE_PIDS_MAX) : undefined;
+    const targets: SelfTestTargets = {
+      canary, blockedDir, networkAbsent: options.networkAbsent ?? true, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses,
+      ...(asRoot ? { processCountProbe: PROBE_FORKS } : {}),
+    };
     const scope: SandboxScope = {
+      ...(pidsCgroup === undefined ? {} : { pidsCgroupProcs: pidsCgroup.procsFile }),
       workspaceRoot: workspace,
       readRoots: [],
       blockedInWorkspace: [blockedDir],
@@ -93,6 +108,7 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     return await probe(createBubblewrapSandbox(detection.path, featuresOf(detection)), targets, scope, buildSelfTestScript(targets));
   } finally {
     rmSync(base, { recursive: true, force: true });
+    await pidsCgroup?.close();
   }
 }
 

@@ -19,7 +19,7 @@ export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = 
   'no-capabilities': 'CapEff is 0',
   'no-new-privileges': 'NoNewPrivs is 1',
   'seccomp-active': 'a seccomp filter is installed',
-  'resource-limits': 'the process count limit is the configured one (RLIMIT_NPROC)',
+  'resource-limits': "the process count limit is the configured one (RLIMIT_NPROC) and binds: for the host's root, whom RLIMIT_NPROC does not bind, a pids cgroup refuses forks past its pids.max",
   'zygote-memory-sealed': "a command cannot write its zygote's memory (/proc/<zygote>/mem), so it cannot make it spawn past the limits",
 });
 
@@ -39,6 +39,11 @@ export interface SelfTestTargets {
   readonly networkAbsent?: boolean;
   /** The RLIMIT_NPROC the sandbox sets, which the probe must see. */
   readonly maxProcesses: number;
+  /**
+   * When the host runs as root (RLIMIT_NPROC does not bind it): the probe starts this many background processes,
+   * and some must be refused, by the pids cgroup the probe's sandbox joined with a smaller pids.max.
+   */
+  readonly processCountProbe?: number;
   /** The zygote's pid in the probe's pid namespace, when a zygote runs the probe: its memory must not be writable. */
   readonly zygotePid?: number;
   /** A word of the zygote's command line (its entry file), so the probe knows it writes to the zygote. */
@@ -67,14 +72,25 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
     ['no-capabilities', 'grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status', '$(grep CapEff /proc/self/status)'],
     ['no-new-privileges', 'grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/self/status', '$(grep NoNewPrivs /proc/self/status)'],
     ['seccomp-active', 'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status', '$(grep "^Seccomp:" /proc/self/status)'],
-    ['resource-limits', `grep -q "^Max processes[[:space:]]*${Math.trunc(targets.maxProcesses)}[[:space:]]" /proc/self/limits`, '$(grep "^Max processes" /proc/self/limits | tr -s " ")'],
     ['zygote-memory-sealed', zygoteMemoryProbe(Math.trunc(targets.zygotePid ?? 0), targets.zygoteCommand ?? ''), `/proc/${Math.trunc(targets.zygotePid ?? 0)}/mem`],
+    // Last: its background processes hold their slots until the probe's sandbox ends.
+    resourceLimitsProbe(Math.trunc(targets.maxProcesses), targets.processCountProbe === undefined ? undefined : Math.trunc(targets.processCountProbe)),
   ];
   const wanted = new Set(selfTestProperties(targets));
   return probes
     .filter(([property]) => wanted.has(property))
     .map(([property, test, detail]) => `if ${test}; then echo "${property} ok ${detail}"; else echo "${property} fail ${detail}"; fi`)
     .join('\n');
+}
+
+// The configured RLIMIT_NPROC must show; with `tries`, that many background sleeps are started and some must be
+// refused (a subshell whose fork fails exits, so fewer than `tries` lines are counted).
+function resourceLimitsProbe(maxProcesses: number, tries: number | undefined): readonly [SelfTestProperty, string, string] {
+  const rlimit = `grep -q "^Max processes[[:space:]]*${maxProcesses}[[:space:]]" /proc/self/limits`;
+  const limits = '$(grep "^Max processes" /proc/self/limits | tr -s " ")';
+  if (tries === undefined) return ['resource-limits', rlimit, limits];
+  const started = `z_started=$( (z_i=0; while [ $z_i -lt ${tries} ]; do sleep 30 >/dev/null 2>&1 </dev/null & echo s; z_i=$((z_i+1)); done) 2>/dev/null | wc -l)`;
+  return ['resource-limits', `${rlimit} && ${started} && [ "$z_started" -lt ${tries} ]`, `${limits}; $z_started of ${tries} background processes started`];
 }
 
 // Reads 8 bytes of the zygote's first writable mapping and writes them back: sealed when either fails (Yama, a

@@ -70,4 +70,13 @@ describe.runIf(detection.available)('the self-test against real sandboxes', () =
     expect(failed).toEqual(expect.arrayContaining(['network-absent', 'canary-invisible', 'blocked-path-unwritable', 'seccomp-active', 'resource-limits']));
     if (process.getuid?.() === 0) expect(failed).toEqual(expect.arrayContaining(['proc-sys-read-only', 'no-capabilities']));
   });
+
+  // As root RLIMIT_NPROC is set but does not bind: the probe must see forks refused, which only a pids cgroup does.
+  it.runIf(process.getuid?.() === 0)('as root, fails resource-limits when the rlimit is set but no pids cgroup holds the sandbox', async () => {
+    const probing = { ...targets, processCountProbe: 64 };
+    const argv = ['--bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', '--', 'prlimit', '--nproc=512', '--', '/bin/sh', '-c', buildSelfTestScript(probing)];
+    const stdout = await new Promise<string>((resolve) => execFile(detection.path ?? 'bwrap', argv, (_error, out) => resolve(out)));
+    const check = parseSelfTestOutput(stdout, probing).find((c) => c.property === 'resource-limits');
+    expect(check).toMatchObject({ passed: false, detail: expect.stringContaining('64 of 64 background processes started') });
+  });
 });
