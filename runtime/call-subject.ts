@@ -16,10 +16,10 @@ export function describeCall(paths: SessionPaths, tool: string, args: Record<str
     const target = typeof args['path'] === 'string' ? args['path'] : '.';
     return { tool, kind: 'file', paths: [paths.display(paths.readable(target))] };
   }
-  if (spec.path !== 'in-patch') return { tool, kind: 'file', paths: [paths.display(paths.writable(args['path']))] };
+  if (spec.path !== 'in-patch') return { tool, kind: 'file', paths: [paths.display(paths.writable(args['path'], 'other'))] };
   const touched = patchPaths(String(args['patch']));
   if (touched.length === 0) throw new ToolwardenError('INVALID_ARGS', `${tool}: the patch changes no file`);
-  return { tool, kind: 'file', paths: [...new Set(touched.map((p) => paths.display(paths.writable(p))))] };
+  return { tool, kind: 'file', paths: [...new Set(touched.map((p) => paths.display(paths.writable(p, 'other'))))] };
 }
 
 /** Every path a patch touches, as written in it (a move's source and destination both). @throws on a bad patch */

@@ -45,7 +45,7 @@ export function readExistingTextFile(paths: SessionPaths, input: string): Broker
 
 /** Writes a file atomically, creating missing parent directories inside the boundary, all through verified descriptors. */
 export async function writeTextFile(paths: SessionPaths, quota: WriteQuota, input: string, content: string): Promise<{ path: string; bytes: number; created: boolean }> {
-  const checked = paths.writable(input);
+  const checked = paths.writable(input, 'other');
   if (namesDirectory(input, paths.flavour)) throw new ToolwardenError('CONFLICT', `${input} ends in a slash, so it names a directory; write_file writes files`);
   const bytes = Buffer.byteLength(content, 'utf8');
   quota.check(bytes, input);
@@ -92,7 +92,7 @@ export function statPath(paths: SessionPaths, input: string): { path: string; ki
  * through those same descriptors, so neither a step nor its rollback can reach outside when a component is swapped.
  */
 export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): Promise<{ written: string[]; deleted: string[] }> {
-  const checked = steps.map((step) => ({ step, target: paths.writable(step.path) }));
+  const checked = steps.map((step) => ({ step, target: paths.writable(step.path, 'other') }));
   const spelledAsDirectory = steps.find((step) => namesDirectory(step.path, paths.flavour));
   if (spelledAsDirectory) throw new ToolwardenError('CONFLICT', `${spelledAsDirectory.path} ends in a slash, so it names a directory; apply_patch changes files`);
   const bytes = checked.reduce((sum, { step }) => sum + (step.kind === 'write' ? Buffer.byteLength(step.content ?? '', 'utf8') : 0), 0);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PlatformPath } from 'node:path';
-import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type BlockedPathKind, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
@@ -34,9 +34,12 @@ export class SessionPaths {
     return resolveReadablePath(input, this.scope, this.flavour, this.#fs);
   }
 
-  /** A path the session may write: boundary, symlinks, blocklist and excluded paths checked. */
-  writable(input: unknown): CheckedPath {
-    return resolveForWrite(input, this.scope, this.flavour, this.#fs);
+  /**
+   * A path the session may write: boundary, symlinks, blocklist and excluded paths checked. `kind` is what the write
+   * leaves there when known (`other` for a file tool's file). @default 'unknown'
+   */
+  writable(input: unknown, kind: BlockedPathKind = 'unknown'): CheckedPath {
+    return resolveForWrite(input, this.scope, this.flavour, this.#fs, kind);
   }
 
   /** A working directory for a command: inside the workspace unless outside access is allowed. */

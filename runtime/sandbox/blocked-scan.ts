@@ -56,7 +56,7 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     for (const entry of entries) {
       const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
-      if (findBlockedEntry(path, workspaceRoot, posix, list) !== undefined) {
+      if (findBlockedEntry(path, workspaceRoot, posix, list, entry.isDirectory() ? 'directory' : 'other') !== undefined) {
         const stat = lstatOrUndefined(path);
         if (stat !== undefined) paths.set(path, signatureOf(path, stat));
       } else if (entry.isDirectory()) queue.push(path);

@@ -95,7 +95,7 @@ function describeNet(net: NetPermission): string {
 }
 
 function keyOf(entry: BlockedEntry): string {
-  return `${entry.depth}:${entry.segments.join('/').toLowerCase()}`;
+  return `${entry.depth}:${entry.only ?? 'all'}:${entry.segments.join('/').toLowerCase()}`;
 }
 
 function escalation(message: string): ToolwardenError {

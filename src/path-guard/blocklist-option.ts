@@ -15,9 +15,9 @@ export interface BlockedPathsOption {
 const OPTION_KEYS: ReadonlySet<string> = new Set(['add', 'remove']);
 const ADDED_WHY = 'added by the blockedPaths option';
 
-/** The name `remove` takes for an entry: its segments joined with `/`, e.g. `.git/hooks`. */
+/** The name `remove` takes for an entry: its segments joined with `/`, e.g. `.git/hooks`; `.git (file or symlink)`. */
 export function blockedEntryName(entry: BlockedEntry): string {
-  return entry.segments.join('/');
+  return `${entry.segments.join('/')}${entry.only === 'non-directory' ? ' (file or symlink)' : ''}`;
 }
 
 /** Parses a `blockedPaths` option into the names it removes and the entries it adds; INVALID_OPTIONS naming `where`. */
@@ -51,9 +51,9 @@ export function applyBlockedPathsOption(base: readonly BlockedEntry[], value: un
   return [...kept, ...add.filter((entry) => !kept.some((k) => k.depth === 'any' && sameSegments(k, entry)))];
 }
 
-/** Whether two entries match the same segments (case-folded as the guard compares them). */
+/** Whether two entries match the same segments (case-folded as the guard compares them) with the same `only`. */
 export function sameSegments(a: BlockedEntry, b: BlockedEntry): boolean {
-  return a.segments.length === b.segments.length && a.segments.every((s, i) => foldForDeny(s) === foldForDeny(b.segments[i]!));
+  return a.only === b.only && a.segments.length === b.segments.length && a.segments.every((s, i) => foldForDeny(s) === foldForDeny(b.segments[i]!));
 }
 
 function parseSegments(text: string, where: string): string[] {

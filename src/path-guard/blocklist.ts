@@ -14,9 +14,21 @@ export interface BlockedEntry {
    * workspace root (the top repository's `.git/config` is the host's own; a nested repository's is a trap).
    */
   readonly depth: 'any' | 'nested';
+  /**
+   * `non-directory`: the entry covers the matched path itself when it is a file or a symlink (kind `other`), and
+   * nothing under a directory of that name.
+   */
+  readonly only?: 'non-directory';
   /** Why it is blocked, for error messages and the README. */
   readonly why: string;
 }
+
+/**
+ * What a path is or will be, where the caller knows: `other` (a file or symlink: what a file tool writes, or a walk
+ * found), `directory`, or `unknown` (a shell command's target: `mkdir x/.git` and `> x/.git` look alike there), for
+ * which a `non-directory` entry does not match and the sandbox's check after the command decides.
+ */
+export type BlockedPathKind = 'directory' | 'other' | 'unknown';
 
 const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout'];
 
@@ -27,6 +39,10 @@ export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
   { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
   { segments: ['.husky'], depth: 'any', why: 'husky keeps git hooks there (core.hooksPath): git runs them as code' },
   { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
+  {
+    segments: ['.git'], depth: 'any', only: 'non-directory',
+    why: 'a .git file (gitdir: ...) or symlink makes git use another directory as the repository, whose hooks and config run code',
+  },
   ...SHELL_STARTUP.map((name): BlockedEntry => ({ segments: [name], depth: 'any', why: 'shell start-up files run when a shell starts' })),
   { segments: ['.gitconfig'], depth: 'any', why: 'git configuration runs code (core.fsmonitor, aliases, pagers)' },
   { segments: ['.mcp.json'], depth: 'any', why: 'agent MCP configuration starts servers' },
@@ -48,7 +64,7 @@ export function foldForDeny(segment: string): string {
  * The entry of `list` that the absolute path `p` is or lies under, or `undefined`. `workspaceRoot` places
  * `nested` entries: a match whose first segment sits directly in the workspace root is not nested.
  */
-export function findBlockedEntry(p: string, workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): BlockedEntry | undefined {
+export function findBlockedEntry(p: string, workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST, kind: BlockedPathKind = 'unknown'): BlockedEntry | undefined {
   const segments = splitPath(p, flavour).segments.map(foldForDeny);
   const rootDepth = isInside(p, workspaceRoot, flavour) ? splitPath(workspaceRoot, flavour).segments.length : -1;
   for (const entry of list) {
@@ -56,6 +72,8 @@ export function findBlockedEntry(p: string, workspaceRoot: string, flavour: Plat
     for (let i = 0; i + wanted.length <= segments.length; i += 1) {
       if (!wanted.every((s, j) => segments[i + j] === s)) continue;
       if (entry.depth === 'nested' && i === rootDepth) continue;
+      // Only the path itself, and not when it is known to be a directory: what lies under a .git directory is git's.
+      if (entry.only === 'non-directory' && (i + wanted.length !== segments.length || kind !== 'other')) continue;
       return entry;
     }
   }
@@ -64,5 +82,5 @@ export function findBlockedEntry(p: string, workspaceRoot: string, flavour: Plat
 
 /** The sentence an error message gives for a blocked entry. */
 export function describeBlockedEntry(entry: BlockedEntry): string {
-  return `"${entry.segments.join('/')}" is on the blocklist (${entry.why})`;
+  return `"${entry.segments.join('/')}"${entry.only === 'non-directory' ? ' (as a file or symlink)' : ''} is on the blocklist (${entry.why})`;
 }

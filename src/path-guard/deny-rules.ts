@@ -1,6 +1,6 @@
 import type { PlatformPath } from 'node:path';
 import { isInside, isWin32, splitPath } from './segments.js';
-import { describeBlockedEntry, findBlockedEntry, foldForDeny } from './blocklist.js';
+import { describeBlockedEntry, findBlockedEntry, foldForDeny, type BlockedPathKind } from './blocklist.js';
 import type { PathScope } from './types.js';
 
 // Kernel "magic" links under these resolve to open files, other processes' roots and cwds: their readlink
@@ -8,8 +8,8 @@ import type { PathScope } from './types.js';
 const POSIX_MAGIC_ROOTS = ['/proc', '/dev/fd', '/dev/stdin', '/dev/stdout', '/dev/stderr'];
 
 /** The blocklist rule a path breaks (a sentence for the error message), or `undefined`. */
-export function findBlockedSegment(p: string, scope: PathScope, flavour: PlatformPath): string | undefined {
-  const entry = findBlockedEntry(p, scope.workspaceRoot, flavour, scope.blocklist);
+export function findBlockedSegment(p: string, scope: PathScope, flavour: PlatformPath, kind: BlockedPathKind = 'unknown'): string | undefined {
+  const entry = findBlockedEntry(p, scope.workspaceRoot, flavour, scope.blocklist, kind);
   return entry === undefined ? undefined : describeBlockedEntry(entry);
 }
 

@@ -4,6 +4,7 @@ import { canonicalizePath } from './canonicalize.js';
 import { findBlockedSegment, findExcludedPath, findReadOnlyRoot, isMagicPath } from './deny-rules.js';
 import { toAbsolutePath } from './input.js';
 import { isInside } from './segments.js';
+import type { BlockedPathKind } from './blocklist.js';
 import type { CheckedPath, GuardFs, PathScope } from './types.js';
 
 /**
@@ -41,20 +42,22 @@ export function resolveReadablePath(input: unknown, scope: PathScope, flavour: P
  * accepted when its canonical form is inside the workspace, as for reads), then canonicalizes (symlinks followed hop
  * by hop) and checks the canonical path again. Refuses (BLOCKED_PATH) paths on the blocklist (`DEFAULT_BLOCKLIST`),
  * paths under `excludedPaths`, paths in read roots, and `/proc`-style paths, on the lexical and the canonical path
- * alike, even when `allowOutsideWorkspace`. Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or SYMLINK_LOOP.
- * @example resolveForWrite('notes/todo.md', scope, path.posix, createNodeGuardFs())
+ * alike, even when `allowOutsideWorkspace`. `kind` is what the write leaves there when the caller knows (a file tool
+ * writes files: `other`, so a `.git` file is refused). Throws INVALID_ARGS, OUTSIDE_WORKSPACE, BLOCKED_PATH or
+ * SYMLINK_LOOP.
+ * @example resolveForWrite('notes/todo.md', scope, path.posix, createNodeGuardFs(), 'other')
  */
-export function resolveForWrite(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
+export function resolveForWrite(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs, kind: BlockedPathKind = 'unknown'): CheckedPath {
   const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
   if (!scope.allowOutsideWorkspace && !isInside(lexical, scope.workspaceRoot, flavour) && (isMagicPath(lexical, flavour) || !canonicalInside(lexical, [scope.workspaceRoot], flavour, fs))) {
     throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves to ${lexical}, outside the workspace ${scope.workspaceRoot}`);
   }
-  checkWritable(String(input), lexical, scope, flavour);
+  checkWritable(String(input), lexical, scope, flavour, kind);
   const canonical = canonicalizePath(lexical, flavour, fs);
   if (!scope.allowOutsideWorkspace && !isInside(canonical, scope.workspaceRoot, flavour)) {
     throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves through a symlink to ${canonical}, outside the workspace ${scope.workspaceRoot}`);
   }
-  checkWritable(String(input), canonical, scope, flavour);
+  checkWritable(String(input), canonical, scope, flavour, kind);
   return canonical as CheckedPath;
 }
 
@@ -125,9 +128,9 @@ function checkReadable(input: string, lexical: string, p: string, scope: PathSco
 }
 
 /** The rule `p` breaks for writing (a sentence), or undefined. */
-function writeRefusal(p: string, scope: PathScope, flavour: PlatformPath): string | undefined {
+function writeRefusal(p: string, scope: PathScope, flavour: PlatformPath, kind: BlockedPathKind = 'unknown'): string | undefined {
   if (isMagicPath(p, flavour)) return 'kernel magic paths (/proc, /dev/fd) are never written';
-  const blocked = findBlockedSegment(p, scope, flavour);
+  const blocked = findBlockedSegment(p, scope, flavour, kind);
   if (blocked !== undefined) return blocked;
   const excluded = findExcludedPath(p, scope, flavour);
   if (excluded !== undefined) return `it is under the excluded path "${excluded}"`;
@@ -136,7 +139,7 @@ function writeRefusal(p: string, scope: PathScope, flavour: PlatformPath): strin
   return undefined;
 }
 
-function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath): void {
-  const rule = writeRefusal(p, scope, flavour);
+function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath, kind: BlockedPathKind): void {
+  const rule = writeRefusal(p, scope, flavour, kind);
   if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
 }

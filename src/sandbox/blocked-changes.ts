@@ -48,7 +48,8 @@ const stateOf = (signature: string): string => signature.slice(signature.indexOf
 export function topLevelStubs(workspaceRoot: string, exists: (path: string) => boolean, isDir: (path: string) => boolean, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): string[] {
   const stubs: string[] = [];
   for (const entry of list) {
-    if (entry.depth !== 'any') continue;
+    // A missing `.git` is no stub: `git init` may make the directory; a .git file made instead is found after.
+    if (entry.depth !== 'any' || entry.only !== undefined) continue;
     const path = posix.join(workspaceRoot, ...entry.segments);
     const parent = posix.dirname(path);
     if (exists(path)) continue;

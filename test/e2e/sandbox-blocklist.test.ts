@@ -19,9 +19,15 @@ const FRESH: Row[] = [
   ['a nested .envrc', 'mkdir -p a/b && echo evil > a/b/.envrc', ['a/b/.envrc'], true],
 ];
 
+// In a workspace of its own, where .git does not exist: a .git file or symlink makes git use another directory as
+// the repository, whose hooks and config would run.
+const TOP_GITFILE: Row = ['a top-level .git file (gitdir: elsewhere)', 'git init -q t && mv t/.git gd && echo "gitdir: gd" > .git', ['.git'], true];
+
 const REPO: Row[] = [
   ['a nested repository hook', 'mkdir -p sub/.git/hooks && echo evil > sub/.git/hooks/pre-commit', ['sub/.git/hooks'], true],
   ["a nested repository's .git/config", 'mkdir -p sub2/.git && echo "[core] fsmonitor = evil" > sub2/.git/config', ['sub2/.git/config'], true],
+  ['a nested .git file (gitdir: ../gd)', 'mkdir -p sub3 gd/hooks && echo "gitdir: ../gd" > sub3/.git', ['sub3/.git'], true],
+  ['a nested .git symlink', 'mkdir -p gd2 sub4 && ln -s ../gd2 sub4/.git', ['sub4/.git'], true],
   ['hooks after mv .git .gitx', 'mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
 ];
 
@@ -30,24 +36,30 @@ const NEAR_MISSES: [string, string][] = [
   ['an ordinary file', 'mkdir -p src && echo x > src/a.txt'],
   ["the top repository's .git/config", 'git config user.name agent'],
   ['git status', 'git status --porcelain'],
+  ['an empty nested .git directory', 'mkdir -p x/.git'],
 ];
 
 describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) => {
   let fresh: TempTree;
   let repo: TempTree;
+  let gitfile: TempTree;
+  let gitfileResult: DriverResult | undefined;
   let freshResults: DriverResult[];
   let repoResults: DriverResult[];
 
   beforeAll(async () => {
     fresh = makeTempTree('tw-blk-fresh', { 'a.txt': 'a\n' });
     repo = makeTempTree('tw-blk-repo', { 'a.txt': 'a\n' });
+    gitfile = makeTempTree('tw-blk-gitfile', { 'plant.sh': `${TOP_GITFILE[1]}\n` });
     execFileSync('git', ['init', '-q', repo.root]);
     FRESH.forEach(([, script], i) => fresh.write({ [`plant-${i}.sh`]: `${script}\n` }));
     REPO.forEach(([, script], i) => repo.write({ [`plant-${i}.sh`]: `${script}\n` }));
     if (user === 'nobody') {
       giveToNobody(fresh.root);
       giveToNobody(repo.root);
+      giveToNobody(gitfile.root);
     }
+    [gitfileResult] = await runSandboxed(user, gitfile.root, ['sh plant.sh'], { excludedPaths: [] });
     freshResults = await runSandboxed(user, fresh.root, FRESH.map((_row, i) => `sh plant-${i}.sh`), { excludedPaths: ['secrets'] });
     // The near misses first: the mv row breaks the repository.
     repoResults = await runSandboxed(user, repo.root, [...NEAR_MISSES.map(([, c]) => c), ...REPO.map((_row, i) => `sh plant-${i}.sh`)], { excludedPaths: [] });
@@ -55,6 +67,7 @@ describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) =>
   afterAll(() => {
     fresh.cleanup();
     repo.cleanup();
+    gitfile.cleanup();
   });
 
   const check = (tree: () => TempTree, result: () => DriverResult | undefined, gone: string[], written: boolean): void => {
@@ -70,6 +83,10 @@ describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) =>
 
   it.each(FRESH.map((row, i) => [...row, i] as const))('%s: refused or removed', (_name, _command, gone, written, i) => {
     check(() => fresh, () => freshResults[i], gone, written);
+  });
+
+  it(`${TOP_GITFILE[0]}: reported and removed`, () => {
+    check(() => gitfile, () => gitfileResult, TOP_GITFILE[2], TOP_GITFILE[3]);
   });
 
   it.each(REPO.map((row, i) => [...row, i] as const))('%s: reported and removed', (_name, _command, gone, written, i) => {

@@ -36,6 +36,14 @@ describe('the blockedPaths option', () => {
     expect(applyBlockedPathsOption(DEFAULT_BLOCKLIST, { add: ['.SSH'] }, 'blockedPaths')).toHaveLength(DEFAULT_BLOCKLIST.length);
   });
 
+  it('keeps a whole-.git entry added beside the .git file entry, and removes each by its own name', () => {
+    const added = applyBlockedPathsOption(DEFAULT_BLOCKLIST, { add: ['.git'] }, 'blockedPaths');
+    expect(added).toHaveLength(DEFAULT_BLOCKLIST.length + 1);
+    const lifted = applyBlockedPathsOption(DEFAULT_BLOCKLIST, { remove: ['.git (file or symlink)'] }, 'blockedPaths');
+    expect(lifted.some((e) => e.only === 'non-directory')).toBe(false);
+    expect(lifted).toHaveLength(DEFAULT_BLOCKLIST.length - 1);
+  });
+
   it('names every default entry', () => {
     expect(DEFAULT_BLOCKLIST.map(blockedEntryName)).toEqual(expect.arrayContaining(['.ssh', '.aws', '.git/hooks', '.git/config', '.bashrc', '.zshenv', '.gitconfig', '.mcp.json', '.claude', '.vscode', '.idea', '.envrc']));
   });

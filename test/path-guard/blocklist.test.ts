@@ -21,7 +21,20 @@ const CASES: readonly (readonly [string, boolean])[] = [
   ['/ws/src/index.ts', false], ['/ws/.github/workflows/ci.yml', false],
 ];
 
+// A .git file or symlink (gitdir: elsewhere) is blocked where its kind is known: a walk's entry, a file tool's file.
+const GIT_LINK_CASES: readonly (readonly [string, 'directory' | 'other' | 'unknown', boolean])[] = [
+  ['/ws/sub/.git', 'other', true], ['/ws/.git', 'other', true], ['/ws/a/b/.GIT', 'other', true],
+  ['/ws/sub/.git', 'directory', false], ['/ws/.git', 'directory', false],
+  // A shell command's target: `mkdir x/.git` and `> x/.git` look alike; the sandbox's check after the command decides.
+  ['/ws/sub/.git', 'unknown', false],
+  ['/ws/sub/.git/objects/ab', 'other', false], ['/ws/.git/config', 'other', false], ['/ws/.gitx', 'other', false], ['/ws/x.git', 'other', false],
+];
+
 describe('DEFAULT_BLOCKLIST', () => {
+  it.each(GIT_LINK_CASES)('%s as %s blocked: %s', (p, kind, blocked) => {
+    expect(findBlockedEntry(p, ROOT, path.posix, DEFAULT_BLOCKLIST, kind) !== undefined).toBe(blocked);
+  });
+
   it.each(CASES)('%s blocked: %s', (p, blocked) => {
     expect(findBlockedEntry(p, ROOT, path.posix) !== undefined).toBe(blocked);
   });

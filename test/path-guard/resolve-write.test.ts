@@ -208,6 +208,19 @@ describe('resolveForWrite on a real tree', () => {
     expect(outcome(() => resolveForWrite(`${nfcRoot}/file.txt`, scope({ workspaceRoot: nfcRoot }), path.posix, fs)).code).toBe('ok');
   });
 
+  // A file written at .git (gitdir: elsewhere) points git at a repository of the writer's making.
+  it.each<[string, string, 'other' | 'unknown', string]>([
+    ['a file tool writing sub/.git', 'sub/.git', 'other', 'BLOCKED_PATH'],
+    ['a file tool writing .git at the top', '.git', 'other', 'BLOCKED_PATH'],
+    ['a file tool writing .GIT', 'a/.GIT', 'other', 'BLOCKED_PATH'],
+    ['near miss: a file tool writing the top .git/config', '.git/config', 'other', 'ws/.git/config'],
+    ['near miss: a file tool writing sub/.gitkeep', 'sub/.gitkeep', 'other', 'ws/sub/.gitkeep'],
+    ["near miss: a shell command's sub/.git (mkdir -p sub/.git alike)", 'sub/.git', 'unknown', 'ws/sub/.git'],
+  ])('.git as a file: %s', (_name, input, kind, expected) => {
+    const result = outcome(() => resolveForWrite(input, scope(), path.posix, fs, kind));
+    expect(result.path === undefined ? result.code : path.relative(base, result.path)).toBe(expected);
+  });
+
   it('names the input and the rule in its messages', () => {
     expect(() => resolveForWrite('to-outside-file', scope(), path.posix, fs)).toThrow(/to-outside-file.*symlink.*outside the workspace/);
     expect(() => resolveForWrite('.ssh/id', scope(), path.posix, fs)).toThrow(/\.ssh\/id.*"\.ssh" is on the blocklist/);
