@@ -25,6 +25,8 @@ export const CLOSE_CONFIRM_MS = 1_000;
 const GONE_WAIT_MS = 5_000;
 const STDERR_KEPT = 4_096;
 const STRAY_RECHECK_MS = 20;
+/** How many times the stray check looks again before it kills the sandbox: 200 ms in all. */
+const STRAY_RECHECKS = 10;
 /** The {@link SandboxZygote.failure} of a zygote closed by its session, not lost. */
 export const CLOSED = 'the session closed';
 const RETIRED = 'retired: its mounts no longer fit the workspace';
@@ -229,15 +231,17 @@ export class SandboxZygote implements GroupLauncher {
       return;
     }
     // The zygote says its last command is over, yet more runs in the sandbox than at its start. A process killed a
-    // moment ago may still be listed while it is reaped, so look again shortly; the command's result waits.
-    setTimeout(() => {
-      if (this.#failure !== undefined) return;
-      if (this.#strayPids().length > 0) {
-        void this.#kill('a process outlived its command in the session sandbox');
-        return;
-      }
-      this.#deliverClosed(event, listener);
-    }, STRAY_RECHECK_MS);
+    // moment ago may still be listed while it is reaped, and the egress forwarder's handler of a connection the
+    // command just closed is still exiting, so look again a few times; the command's result waits.
+    const recheck = (left: number): void => {
+      setTimeout(() => {
+        if (this.#failure !== undefined) return;
+        if (this.#strayPids().length === 0) this.#deliverClosed(event, listener);
+        else if (left > 1) recheck(left - 1);
+        else void this.#kill('a process outlived its command in the session sandbox');
+      }, STRAY_RECHECK_MS);
+    };
+    recheck(STRAY_RECHECKS);
   }
 
   #deliverClosed(event: Extract<LauncherEvent, { type: 'closed' }>, listener: GroupListener): void {

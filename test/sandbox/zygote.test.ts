@@ -254,6 +254,21 @@ describe.skipIf(!detection.available)('a session sandbox zygote', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 30_000);
 
+  it('near miss: a process of the sandbox that ends within the recheck window (a forwarder handler closing) is waited for, not a loss', async () => {
+    const zygote = await hostile(a, [
+      'onRequest = (r) => { if (r.type !== "spawn") return;',
+      '  spawn("/bin/sleep", ["0.1"], { detached: true, stdio: "ignore" });',
+      '  send({ type: "spawned", id: r.id, pid: 7 }); send({ type: "exit", id: r.id, exitCode: 0, signal: null }); send({ type: "closed", id: r.id }); };',
+    ].join('\n'));
+    try {
+      const ran = await run(zygote, a, 'true');
+      expect(ran.exitCode).toBe(0);
+      expect(zygote.failure).toBeUndefined();
+    } finally {
+      await zygote.close();
+    }
+  }, 30_000);
+
   it('a kill the real zygote does not confirm (it was stopped) kills the whole sandbox from outside', async () => {
     const zygote = await startIn(a);
     const pids = zygote.hostPids();
