@@ -6,6 +6,7 @@
  * disconnect, on SIGTERM (the parent-death signal set through setpriv), and on a crash of the launcher itself.
  */
 import type { Socket } from 'node:net';
+import { markInheritedFdsCloseOnExec } from './close-inherited-fds.js';
 import { createLauncherCore } from './launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 
@@ -35,4 +36,8 @@ process.on('uncaughtException', (error) => {
   process.stderr.write(`toolwarden process launcher: ${error.stack ?? error.message}\n`);
   killAllAndExit(1);
 });
+// Before any spawn: descriptors the host leaked into this process must not reach commands. Without koffi (or on an
+// old kernel) they still do; the launcher says so on stderr once and serves anyway.
+const unmarked = await markInheritedFdsCloseOnExec();
+if (unmarked !== undefined) process.stderr.write(`toolwarden process launcher: inherited descriptors stay inheritable: ${unmarked}\n`);
 send({ type: 'ready' });
