@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, rmSync, statfsSync, type BigIntStats, type Dirent } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { findBlockedEntry, type BlockedEntry } from '../../src/path-guard/blocklist.js';
+import { blockedEntryMatcher, type BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { EMPTY_DIR_SIGNATURE, type BlockedSnapshot } from '../../src/sandbox/blocked-changes.js';
 import { mayTrustUnchangedCtime } from '../../src/sandbox/ctime-trust.js';
 
@@ -34,6 +34,7 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
   const paths = new Map<string, string>();
   const topListings = new Map<string, Map<string, Dirent>>();
   const excludedSet = new Set(excluded);
+  const blockedEntryOf = blockedEntryMatcher(workspaceRoot, posix, list);
   for (const path of excluded) {
     const stat = lstatOrUndefined(path);
     if (stat) paths.set(path, signatureOf(path, stat));
@@ -56,7 +57,7 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     for (const entry of entries) {
       const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
-      if (findBlockedEntry(path, workspaceRoot, posix, list, entry.isDirectory() ? 'directory' : 'other') !== undefined) {
+      if (blockedEntryOf(path, entry.isDirectory() ? 'directory' : 'other') !== undefined) {
         const stat = lstatOrUndefined(path);
         if (stat !== undefined) paths.set(path, signatureOf(path, stat));
       } else if (entry.isDirectory()) queue.push(path);

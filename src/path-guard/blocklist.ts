@@ -65,19 +65,31 @@ export function foldForDeny(segment: string): string {
  * `nested` entries: a match whose first segment sits directly in the workspace root is not nested.
  */
 export function findBlockedEntry(p: string, workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST, kind: BlockedPathKind = 'unknown'): BlockedEntry | undefined {
-  const segments = splitPath(p, flavour).segments.map(foldForDeny);
-  const rootDepth = isInside(p, workspaceRoot, flavour) ? splitPath(workspaceRoot, flavour).segments.length : -1;
-  for (const entry of list) {
-    const wanted = entry.segments.map(foldForDeny);
-    for (let i = 0; i + wanted.length <= segments.length; i += 1) {
-      if (!wanted.every((s, j) => segments[i + j] === s)) continue;
-      if (entry.depth === 'nested' && i === rootDepth) continue;
-      // Only the path itself, and not when it is known to be a directory: what lies under a .git directory is git's.
-      if (entry.only === 'non-directory' && (i + wanted.length !== segments.length || kind !== 'other')) continue;
-      return entry;
+  return blockedEntryMatcher(workspaceRoot, flavour, list)(p, kind);
+}
+
+/**
+ * {@link findBlockedEntry} for many paths against one workspace and list (a walk of the workspace): the list's
+ * segments are folded and the root split once, not per path. Made afresh for each walk, so it never outlives a change
+ * of the list.
+ */
+export function blockedEntryMatcher(workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): (p: string, kind?: BlockedPathKind) => BlockedEntry | undefined {
+  const folded = list.map((entry) => ({ entry, wanted: entry.segments.map(foldForDeny) }));
+  const workspaceDepth = splitPath(workspaceRoot, flavour).segments.length;
+  return (p, kind = 'unknown') => {
+    const segments = splitPath(p, flavour).segments.map(foldForDeny);
+    const rootDepth = isInside(p, workspaceRoot, flavour) ? workspaceDepth : -1;
+    for (const { entry, wanted } of folded) {
+      for (let i = 0; i + wanted.length <= segments.length; i += 1) {
+        if (!wanted.every((s, j) => segments[i + j] === s)) continue;
+        if (entry.depth === 'nested' && i === rootDepth) continue;
+        // Only the path itself, and only a file or symlink: what lies under a .git directory is git's.
+        if (entry.only === 'non-directory' && (i + wanted.length !== segments.length || kind !== 'other')) continue;
+        return entry;
+      }
     }
-  }
-  return undefined;
+    return undefined;
+  };
 }
 
 /** The sentence an error message gives for a blocked entry. */
