@@ -21,15 +21,23 @@ export const KERNEL_TIMESTAMP_FILESYSTEMS: ReadonlyMap<number, string> = new Map
 ]);
 
 /**
- * How far in the past a ctime must be, when the directory was read, to be trusted: far above any coarse kernel
- * clock granularity (a jiffy, at most 10 ms) and a small step of the host clock. 2 s in nanoseconds.
+ * How far in the past a ctime must be, when the directory was read, to be trusted, when it has a sub-second part:
+ * that inode keeps nanosecond times, so any later change differs unless it falls in the same tick of the kernel's
+ * coarse clock (a jiffy, at most 10 ms). 100 ms in nanoseconds.
  */
-export const CTIME_TRUST_MARGIN_NS = 2_000_000_000n;
+export const CTIME_TRUST_MARGIN_NS = 100_000_000n;
+
+/**
+ * The same for a ctime of whole seconds: that inode may keep only seconds (ext4 with 128-byte inodes does), so a
+ * change in the same second would keep it. 2 s in nanoseconds.
+ */
+export const WHOLE_SECOND_CTIME_TRUST_MARGIN_NS = 2_000_000_000n;
 
 /**
  * Whether a directory read empty at `readAtNs` (wall clock, ns), with change time `ctimeNs`, on a filesystem of
  * statfs type `fsType`, may later be taken as still empty from an unchanged device, inode and ctime alone.
  */
 export function mayTrustUnchangedCtime(ctimeNs: bigint, readAtNs: bigint, fsType: number): boolean {
-  return KERNEL_TIMESTAMP_FILESYSTEMS.has(fsType) && ctimeNs < readAtNs - CTIME_TRUST_MARGIN_NS;
+  const margin = ctimeNs % 1_000_000_000n === 0n ? WHOLE_SECOND_CTIME_TRUST_MARGIN_NS : CTIME_TRUST_MARGIN_NS;
+  return KERNEL_TIMESTAMP_FILESYSTEMS.has(fsType) && ctimeNs < readAtNs - margin;
 }
