@@ -6,20 +6,17 @@
  * launcher never execs itself, so nothing of its own is lost. Node has no fcntl; koffi (an optional dependency with
  * prebuilt binaries) calls libc's.
  */
+import { loadLibc } from './libc.js';
+
 const CLOSE_RANGE_CLOEXEC = 4;
 const SYS_CLOSE_RANGE_X64_ARM64 = 436;
 
 /** Marks them; returns why it could not (not Linux, koffi missing, the call refused), or undefined once done. */
 export async function markInheritedFdsCloseOnExec(): Promise<string | undefined> {
-  if (process.platform !== 'linux') return `close_range is Linux-only (this is ${process.platform})`;
-  let koffi: typeof import('koffi').default;
+  const loaded = await loadLibc();
+  if ('failure' in loaded) return loaded.failure;
+  const { libc } = loaded;
   try {
-    koffi = (await import('koffi')).default;
-  } catch (error) {
-    return `the optional dependency koffi did not load: ${(error as Error).message}`;
-  }
-  try {
-    const libc = koffi.load('libc.so.6');
     let closeRange: (first: number, last: number, flags: number) => number;
     try {
       closeRange = libc.func('int close_range(unsigned int first, unsigned int last, int flags)');

@@ -8,21 +8,17 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { loadLibc } from '../processes/libc.js';
 
 const PR_GET_DUMPABLE = 3;
 const PR_SET_DUMPABLE = 4;
 
 /** Seals this process; returns why it could not (koffi missing, not Linux, prctl refused), or undefined once sealed. */
 export async function makeNonDumpable(): Promise<string | undefined> {
-  if (process.platform !== 'linux') return `prctl is Linux-only (this is ${process.platform})`;
-  let koffi: typeof import('koffi').default;
+  const loaded = await loadLibc();
+  if ('failure' in loaded) return `prctl: ${loaded.failure}`;
   try {
-    koffi = (await import('koffi')).default;
-  } catch (error) {
-    return `the optional dependency koffi did not load: ${(error as Error).message}`;
-  }
-  try {
-    const prctl = koffi.load('libc.so.6').func('int prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4, unsigned long arg5)');
+    const prctl = loaded.libc.func('int prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4, unsigned long arg5)');
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) return 'prctl(PR_SET_DUMPABLE, 0) failed';
     return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) === 0 ? undefined : 'prctl(PR_GET_DUMPABLE) still says dumpable';
   } catch (error) {
