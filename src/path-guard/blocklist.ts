@@ -39,6 +39,11 @@ export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
   { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
   { segments: ['.husky'], depth: 'any', why: 'husky keeps git hooks there (core.hooksPath): git runs them as code' },
   { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
+  // What else git reads as configuration or hooks in a repository: a nested one is the writer's to make.
+  { segments: ['.git', 'config.worktree'], depth: 'nested', why: "a nested repository's per-worktree config runs code like its config" },
+  { segments: ['.git', 'commondir'], depth: 'nested', why: "commondir makes git take config and hooks from another directory" },
+  { segments: ['.git', 'worktrees'], depth: 'nested', why: "a nested repository's worktree entries carry commondir, gitdir and config of their own" },
+  { segments: ['.git', 'modules'], depth: 'nested', why: "a nested repository's submodule repositories have config and hooks of their own" },
   {
     segments: ['.git'], depth: 'any', only: 'non-directory',
     why: 'a .git file (gitdir: ...) or symlink makes git use another directory as the repository, whose hooks and config run code',

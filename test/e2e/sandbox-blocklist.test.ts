@@ -28,6 +28,9 @@ const REPO: Row[] = [
   ["a nested repository's .git/config", 'mkdir -p sub2/.git && echo "[core] fsmonitor = evil" > sub2/.git/config', ['sub2/.git/config'], true],
   ['a nested .git file (gitdir: ../gd)', 'mkdir -p sub3 gd/hooks && echo "gitdir: ../gd" > sub3/.git', ['sub3/.git'], true],
   ['a nested .git symlink', 'mkdir -p gd2 sub4 && ln -s ../gd2 sub4/.git', ['sub4/.git'], true],
+  // A nested .git directory whose commondir points at a repository of the command's making (attacker pass).
+  ['a nested .git/commondir', 'mkdir -p gd3/objects gd3/refs/heads sub5/.git && echo "ref: refs/heads/main" > sub5/.git/HEAD && echo ../../gd3 > sub5/.git/commondir', ['sub5/.git/commondir'], true],
+  ["a nested repository's config.worktree", 'mkdir -p sub6/.git && echo "[core] fsmonitor = evil" > sub6/.git/config.worktree', ['sub6/.git/config.worktree'], true],
   ['hooks after mv .git .gitx', 'mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
 ];
 

@@ -10,6 +10,11 @@ const CASES: readonly (readonly [string, boolean])[] = [
   ['/ws/.aws/credentials', true], ['/ws/.awsome', false],
   ['/ws/.git/hooks/pre-commit', true], ['/ws/sub/.git/hooks', true], ['/ws/.git/hooks-notes', false], ['/ws/hooks/x', false],
   ['/ws/.git/config', false], ['/ws/sub/.git/config', true], ['/ws/a/b/.git/config', true], ['/ws/.git/configs', false],
+  // Nested repositories: everything else git takes config or hooks from (commondir points at another directory).
+  ['/ws/sub/.git/commondir', true], ['/ws/sub/.git/config.worktree', true], ['/ws/sub/.git/worktrees/w/commondir', true],
+  ['/ws/sub/.git/modules/m/hooks/pre-commit', true], ['/ws/sub/.git/modules/m/config', true],
+  ['/ws/sub/.git/HEAD', false], ['/ws/sub/.git/objects/ab/cd', false], ['/ws/sub/.git/refs/heads/main', false],
+  ['/ws/.git/commondir', false], ['/ws/.git/worktrees/w/gitdir', false],
   ['/ws/.bashrc', true], ['/ws/home/.bash_profile', true], ['/ws/.profile', true], ['/ws/.zshrc', true], ['/ws/.zprofile', true],
   ['/ws/.zshenv', true], ['/ws/.bashrc.d/x', false], ['/ws/bashrc', false], ['/ws/.bashrc.bak', false], ['/ws/profile', false],
   ['/ws/.gitconfig', true], ['/ws/x/.gitconfig', true], ['/ws/.gitignore', false], ['/ws/.gitattributes', false],

@@ -214,6 +214,8 @@ describe('resolveForWrite on a real tree', () => {
     ['a file tool writing .git at the top', '.git', 'other', 'BLOCKED_PATH'],
     ['a file tool writing .GIT', 'a/.GIT', 'other', 'BLOCKED_PATH'],
     ['near miss: a file tool writing the top .git/config', '.git/config', 'other', 'ws/.git/config'],
+    ['a file tool writing a nested .git/commondir', 'sub/.git/commondir', 'other', 'BLOCKED_PATH'],
+    ['near miss: a file tool writing a nested .git/HEAD', 'sub/.git/HEAD', 'other', 'ws/sub/.git/HEAD'],
     ['near miss: a file tool writing sub/.gitkeep', 'sub/.gitkeep', 'other', 'ws/sub/.gitkeep'],
     ["near miss: a shell command's sub/.git (mkdir -p sub/.git alike)", 'sub/.git', 'unknown', 'ws/sub/.git'],
   ])('.git as a file: %s', (_name, input, kind, expected) => {
