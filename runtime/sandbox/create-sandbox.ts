@@ -2,7 +2,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import { describeFailures, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { buildBwrapArgs } from '../../src/sandbox/bwrap-args.js';
 import { buildZygoteBwrapArgs, buildZygoteCommand } from '../../src/sandbox/zygote-args.js';
-import { joinPidsCgroupArgv } from '../../src/sandbox/pids-cgroup.js';
+import { joinCgroupsArgv } from '../../src/sandbox/cgroups.js';
 import { SANDBOX_MODES, type Sandbox, type SandboxFeatures, type SandboxMode, type SandboxScope, type SandboxZygoteSupport } from '../../src/sandbox/types.js';
 import type { SandboxDetection } from './detect-sandbox.js';
 import { canonicalize, canonicalizeRoots, canonicalizeScope, hostSandboxSys } from './host-sys.js';
@@ -64,9 +64,9 @@ export function featuresOf(detection: SandboxDetection): SandboxFeatures {
 export function createBubblewrapSandbox(bwrapPath: string, features: SandboxFeatures = {}): Sandbox {
   const filter = features.seccomp === true ? seccompFilterPath() : undefined;
   const used: SandboxFeatures = { ...features, seccomp: filter !== undefined };
-  // The filter's fd is opened first, then the cgroup joined, then bwrap exec'd: all before bwrap's first fork.
+  // The filter's fd is opened first, then the cgroups joined, then bwrap exec'd: all before bwrap's first fork.
   const launch = (scope: SandboxScope, bwrap: string[]): string[] => {
-    const joined = scope.pidsCgroupProcs === undefined ? bwrap : joinPidsCgroupArgv(scope.pidsCgroupProcs, bwrap);
+    const joined = scope.cgroupProcs === undefined || scope.cgroupProcs.length === 0 ? bwrap : joinCgroupsArgv(scope.cgroupProcs, bwrap);
     return filter === undefined ? joined : withSeccompFd(filter, joined);
   };
   return Object.freeze({

@@ -7,7 +7,7 @@ import { buildSelfTestScript, describeFailures, parseSelfTestOutput, type SelfTe
 import type { Sandbox, SandboxScope } from '../../src/sandbox/types.js';
 import { createBubblewrapSandbox, featuresOf } from './create-sandbox.js';
 import type { SandboxDetection } from './detect-sandbox.js';
-import { createPidsCgroup, type PidsCgroup } from './session-pids-cgroup.js';
+import { createSessionCgroups, type SessionCgroups } from './session-cgroups.js';
 import { SandboxZygote, zygoteProgram } from './zygote.js';
 
 /** How long the one probe sandbox may take. @default 10000 */
@@ -81,7 +81,7 @@ type Probe = (sandbox: Sandbox, targets: SelfTestTargets, scope: SandboxScope, s
 async function withProbe(detection: SandboxDetection, options: SelfTestOptions, probe: Probe): Promise<SelfTestCheck[]> {
   if (!detection.available || detection.path === undefined) throw new Error('runSandboxSelfTest needs a detected bwrap');
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolwarden-selftest-')));
-  let pidsCgroup: PidsCgroup | undefined;
+  let pidsCgroup: SessionCgroups | undefined;
   try {
     const workspace = join(base, 'workspace');
     const blockedDir = join(workspace, '.git', 'hooks');
@@ -92,13 +92,13 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     // RLIMIT_NPROC does not bind the host's root: then the probe's sandbox joins a pids cgroup of its own, with a
     // small pids.max, and must see forks refused past it (without one, the property fails, as it should).
     const asRoot = process.getuid?.() === 0;
-    pidsCgroup = asRoot ? createPidsCgroup(PROBE_PIDS_MAX) : undefined;
+    pidsCgroup = asRoot ? createSessionCgroups({ maxTasks: PROBE_PIDS_MAX }) : undefined;
     const targets: SelfTestTargets = {
       canary, blockedDir, networkAbsent: options.networkAbsent ?? true, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses,
       ...(asRoot ? { processCountProbe: PROBE_FORKS } : {}),
     };
     const scope: SandboxScope = {
-      ...(pidsCgroup === undefined ? {} : { pidsCgroupProcs: pidsCgroup.procsFile }),
+      ...(pidsCgroup === undefined ? {} : { cgroupProcs: pidsCgroup.procsFiles }),
       workspaceRoot: workspace,
       readRoots: [],
       blockedInWorkspace: [blockedDir],

@@ -8,7 +8,8 @@ import { findLimitRefusal } from '../../src/sandbox/limit-refusal.js';
 import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
 import { describeFindings, startBlockedGuard, type BlockedGuard, type BlockedReport } from '../sandbox/blocked-guard.js';
 import { removeStubLater } from '../sandbox/blocked-scan.js';
-import { createPidsCgroup, type PidsCgroup } from '../sandbox/session-pids-cgroup.js';
+import { createSessionCgroups, type SessionCgroups } from '../sandbox/session-cgroups.js';
+import { sessionMemoryCap } from '../../src/sandbox/cgroups.js';
 import { canonicalize } from '../sandbox/host-sys.js';
 import { SessionZygote } from '../sandbox/session-zygote.js';
 import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
@@ -58,8 +59,10 @@ export class BashService {
   /** Stub mount points of this session's running sandboxes, and how many of them mount each. */
   readonly #stubUsers = new Map<string, number>();
   readonly #stubsHeld = new WeakMap<BlockedGuard, readonly string[]>();
-  /** The session's pids cgroup once made (null: this host allows none). */
-  #pidsCgroup: PidsCgroup | null | undefined;
+  /** The session's cgroups once made (null: this host allows none). */
+  #cgroups: SessionCgroups | null | undefined;
+  /** The memory cgroup's OOM kills already attributed to a command. */
+  #oomKillsSeen = 0;
   /** Stub removals under way: a new guard's walk waits for them, or it could take a stub for a path of its own. */
   readonly #stubRemovals = new Set<Promise<unknown>>();
   readonly #running: string[] = [];
@@ -130,7 +133,7 @@ export class BashService {
     await Promise.all([this.#foreground.close(), this.#registry?.closeAll()]);
     await this.#zygote?.close();
     await this.#options.egress?.close();
-    await this.#pidsCgroup?.close();
+    await this.#cgroups?.close();
   }
 
   /** The commands running now (exec calls and background processes), which the egress audit names. */
@@ -330,7 +333,10 @@ export class BashService {
     const scope = this.#sandboxScope();
     if (scope.limits === undefined) return result;
     const tmpDirs = [...new Set(['/tmp', scope.home ?? DEFAULT_SANDBOX_HOME])];
-    const refusal = findLimitRefusal(outcome, scope.limits, { tmpDirs, workspaceHasRoom: hasRoom(scope.workspaceRoot) });
+    // Only a failed command reads the memory cgroup's count: the OOM killer may have taken a child, not the leader.
+    const cap = this.#cgroups?.memoryBytes;
+    const end = cap !== undefined && outcome.exitCode !== 0 && this.#oomKilledSinceLast() ? { ...outcome, oomKilledAtBytes: cap } : outcome;
+    const refusal = findLimitRefusal(end, scope.limits, { tmpDirs, workspaceHasRoom: hasRoom(scope.workspaceRoot) });
     if (refusal === undefined) return result;
     return errorResult(refusal.code, `${refusal.message}\n${result.content[0]?.text ?? ''}`, { ...result.structuredContent, limit: refusal.code });
   }
@@ -338,9 +344,9 @@ export class BashService {
   #sandboxScope(guard?: BlockedGuard): SandboxScope {
     const { capability } = this.#options;
     const { limits } = capability;
-    const pidsCgroup = this.#sessionPidsCgroup();
+    const cgroups = this.#sessionCgroups();
     return {
-      ...(pidsCgroup === undefined ? {} : { pidsCgroupProcs: pidsCgroup.procsFile }),
+      ...(cgroups === undefined ? {} : { cgroupProcs: cgroups.procsFiles }),
       workspaceRoot: capability.workspaceRoot,
       readRoots: capability.readRoots,
       blockedInWorkspace: guard?.existing ?? [],
@@ -352,14 +358,26 @@ export class BashService {
   }
 
   /**
-   * The session's pids cgroup, made at its first sandboxed command where this host allows one: every sandbox of
-   * the session joins it, so `commandMaxProcesses` bounds their tasks together even for the host's root, whom
-   * RLIMIT_NPROC does not bind. Removed at close.
+   * The session's cgroups, made at its first sandboxed command where this host allows them: every sandbox of the
+   * session joins them, so `commandMaxProcesses` bounds their tasks together even for the host's root (whom
+   * RLIMIT_NPROC does not bind), and their memory together, shared mappings and tmpfs pages included (which
+   * RLIMIT_DATA does not count), is bounded by {@link sessionMemoryCap}. Removed at close.
    */
-  #sessionPidsCgroup(): PidsCgroup | undefined {
-    if (this.#options.sandbox.kind === 'none' || this.#closed) return this.#pidsCgroup ?? undefined;
-    if (this.#pidsCgroup === undefined) this.#pidsCgroup = createPidsCgroup(this.#options.capability.limits.commandMaxProcesses) ?? null;
-    return this.#pidsCgroup ?? undefined;
+  #sessionCgroups(): SessionCgroups | undefined {
+    if (this.#options.sandbox.kind === 'none' || this.#closed) return this.#cgroups ?? undefined;
+    if (this.#cgroups === undefined) {
+      const { limits } = this.#options.capability;
+      this.#cgroups = createSessionCgroups({ maxTasks: limits.commandMaxProcesses, memoryBytes: sessionMemoryCap(limits) }) ?? null;
+    }
+    return this.#cgroups ?? undefined;
+  }
+
+  /** Whether the session's memory cgroup killed a process since the last command that was told so. */
+  #oomKilledSinceLast(): boolean {
+    const kills = this.#cgroups?.oomKills();
+    if (kills === undefined || kills <= this.#oomKillsSeen) return false;
+    this.#oomKillsSeen = kills;
+    return true;
   }
 
   #processes(): ProcessRegistry {

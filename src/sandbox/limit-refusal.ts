@@ -5,6 +5,8 @@ export interface CommandEnd {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly stderr: string;
+  /** The session's memory cgroup, with this cap in bytes, killed a process while the command ran. */
+  readonly oomKilledAtBytes?: number;
 }
 
 /** Which limit stopped a command, and the sentence that says so. */
@@ -33,6 +35,9 @@ export function findLimitRefusal(
 ): LimitRefusal | undefined {
   const { tmpDirs } = space;
   if (end.exitCode === 0) return undefined;
+  if (end.oomKilledAtBytes !== undefined) {
+    return { code: 'MEMORY_LIMIT', message: `the session's sandboxes together reached their memory cap of ${end.oomKilledAtBytes} bytes (limits.commandMemoryBytes, twice limits.sandboxTmpBytes and 256 MiB for the sandbox), so the kernel killed a process` };
+  }
   if (end.signal === 'SIGXCPU' || end.exitCode === SIGXCPU_EXIT) {
     return { code: 'CPU_LIMIT', message: `a process used its ${limits.cpuSeconds} s of CPU time (limits.commandCpuSeconds) and was killed` };
   }

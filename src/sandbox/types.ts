@@ -41,10 +41,10 @@ export interface SandboxScope {
   /** The session's egress proxy, when `net` is a host list: commands reach those hosts through it only. */
   readonly egress?: EgressScope;
   /**
-   * The `cgroup.procs` of the session's pids cgroup, which the sandbox joins before bwrap starts (see
-   * src/sandbox/pids-cgroup.ts): the process count bound that also holds for the host's root.
+   * The `cgroup.procs` files of the session's cgroups (pids, memory), which the sandbox joins before bwrap starts
+   * (see src/sandbox/cgroups.ts): the bounds that also hold for the host's root and for shared memory.
    */
-  readonly pidsCgroupProcs?: string;
+  readonly cgroupProcs?: readonly string[];
 }
 
 /** What a command spawned in a session's standing sandbox is checked against and given (its cwd, its environment). */

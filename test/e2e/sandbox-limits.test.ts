@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
-import { createPidsCgroup } from '../../runtime/sandbox/session-pids-cgroup.js';
+import { createSessionCgroups } from '../../runtime/sandbox/session-cgroups.js';
 
-function pidsCgroupsAvailable(): boolean {
-  const probe = createPidsCgroup(8);
+// Whether this process (root) may make the session cgroups the runtime makes; the nobody driver never can.
+function cgroupsAvailable(limits: { maxTasks?: number; memoryBytes?: number }): boolean {
+  const probe = createSessionCgroups(limits);
   void probe?.close();
-  return probe !== undefined;
+  return probe !== undefined && (limits.maxTasks === undefined || probe.maxTasks !== undefined) && (limits.memoryBytes === undefined || probe.memoryBytes !== undefined);
 }
 
 // Each resource bound stops its hog with its own code; the same kind of work within the bound succeeds.
@@ -26,9 +27,14 @@ const HOGS: [string, string, string][] = [
 // Forked by python: the static check asks about a shell loop's arithmetic ($((i+1))) when no approver is configured.
 const FORK_BOMB: [string, string, string] = ['a fork bomb', py("import subprocess; ps = [subprocess.Popen(['sleep', '5']) for _ in range(400)]"), 'COMMAND_PROCESS_LIMIT'];
 
+// 1.5 GiB written in 16 MiB chunks into a MAP_SHARED mapping, past the session cap (1 GiB + 2 x 8 MiB + 256 MiB),
+// fast enough to stay under the 1 s CPU limit.
+const SHARED_MEMORY_HOG: [string, string, string] = ['a shared-memory hog', py("import mmap; m = mmap.mmap(-1, 1536 * 1024 * 1024, flags=mmap.MAP_SHARED); c = b'x' * (16 * 1024 * 1024); [m.write(c) for _ in range(96)]"), 'MEMORY_LIMIT'];
+
 const WITHIN: [string, string][] = [
   ['a file within the /tmp cap', py("open('/tmp/ok','wb').write(b'x' * (4 * 1024 * 1024))")],
   ['an allocation within the memory limit', py('b = bytearray(200 * 1024 ** 2); print(len(b))')],
+  ['a shared mapping within the session cap', py("import mmap; m = mmap.mmap(-1, 200 * 1024 * 1024, flags=mmap.MAP_SHARED); c = b'x' * (8 * 1024 * 1024); [m.write(c) for _ in range(25)]; print('ok')")],
   ['a short computation', py('print(sum(range(10 ** 6)))')],
   ['twenty processes at once', py("import subprocess; ps = [subprocess.Popen(['sleep', '0.2']) for _ in range(20)]; [p.wait() for p in ps]; print('done')")],
   ['node under the memory limit', 'node -e "console.log(process.version)"'],
@@ -40,12 +46,18 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
   let ws: TempTree;
   let results: DriverResult[];
   const root = user === 'self' && process.getuid?.() === 0;
-  const hogs = root && !pidsCgroupsAvailable() ? HOGS : [...HOGS, FORK_BOMB];
+  const forkBomb = root && !cgroupsAvailable({ maxTasks: 8 }) ? [] : [FORK_BOMB];
+  // A shared mapping is not counted by RLIMIT_DATA: only the session's memory cgroup stops it, made by a root runtime.
+  const sharedHog = user === 'self' && process.getuid?.() === 0 && cgroupsAvailable({ memoryBytes: 1 << 26 });
+  const hogs = [...HOGS, ...forkBomb];
+  let sharedResult: DriverResult | undefined;
 
   beforeAll(async () => {
     ws = makeTempTree('tw-limits');
     if (user === 'nobody') giveToNobody(ws.root);
     results = await runSandboxed(user, ws.root, [...hogs.map(([, c]) => c), ...WITHIN.map(([, c]) => c)], { limits: LIMITS });
+    // The kernel reclaims hard before its OOM kill, which takes more than the 1 s CPU limit above.
+    if (sharedHog) [sharedResult] = await runSandboxed(user, ws.root, [SHARED_MEMORY_HOG[1]], { limits: { ...LIMITS, commandCpuSeconds: 20 } });
   }, 90_000);
   afterAll(() => ws.cleanup());
 
@@ -53,6 +65,11 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
     const result = results[i];
     expect(result?.isError, result?.text).toBe(true);
     expect(result?.code, result?.text).toBe(code);
+  });
+
+  it.runIf(sharedHog)(`${SHARED_MEMORY_HOG[0]} is stopped with ${SHARED_MEMORY_HOG[2]} by the session's memory cgroup`, () => {
+    expect(sharedResult?.isError, sharedResult?.text).toBe(true);
+    expect(sharedResult?.code, sharedResult?.text).toBe(SHARED_MEMORY_HOG[2]);
   });
 
   it.each(WITHIN.map((row, i) => [...row, i] as const))('near miss: %s succeeds', (_name, _command, i) => {

@@ -17,6 +17,10 @@ describe('findLimitRefusal', () => {
     ['python filling a tmpfs, no path, the workspace has room', end('OSError: [Errno 28] No space left on device\n'), 'TMP_SPACE_LIMIT'],
     ['an ordinary failure', end('grep: x: No such file or directory\n', 2), undefined],
     ['success with scary text', end('MemoryError', 0), undefined],
+    // The session's memory cgroup killed a process (a shared mapping RLIMIT_DATA does not count): no message at all.
+    ['an OOM kill by the memory cgroup', { ...end('', null, 'SIGKILL'), oomKilledAtBytes: 1 << 31 }, 'MEMORY_LIMIT'],
+    ['an OOM-killed child under a shell that exits 137', { ...end('Killed\n', 137), oomKilledAtBytes: 1 << 31 }, 'MEMORY_LIMIT'],
+    ['near miss: a SIGKILL with no OOM kill counted', end('', null, 'SIGKILL'), undefined],
   ])('%s', (_name, commandEnd, code) => {
     expect(findLimitRefusal(commandEnd, LIMITS, { tmpDirs: ['/tmp', '/tmp/home'], workspaceHasRoom: true })?.code).toBe(code);
   });

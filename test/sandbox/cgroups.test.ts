@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPidsCgroupHome, joinPidsCgroupArgv } from '../../src/sandbox/pids-cgroup.js';
+import { findCgroupHome, joinCgroupsArgv, parseOomKills, sessionMemoryCap } from '../../src/sandbox/cgroups.js';
 
 const V1_MOUNTS = [
   '31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
@@ -9,8 +9,8 @@ const V1_MOUNTS = [
 ].join('\n');
 const V2_MOUNT = '29 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate';
 
-describe('findPidsCgroupHome', () => {
-  it.each<[string, string, string, ReturnType<typeof findPidsCgroupHome>]>([
+describe("findCgroupHome('pids')", () => {
+  it.each<[string, string, string, ReturnType<typeof findCgroupHome>]>([
     ['v1 pids at the root', '8:pids:/\n4:memory:/x\n0::/', V1_MOUNTS, { version: 1, dir: '/sys/fs/cgroup/pids' }],
     ['v1 pids in a nested cgroup', '8:pids:/agents/a1\n0::/', V1_MOUNTS, { version: 1, dir: '/sys/fs/cgroup/pids/agents/a1' }],
     ['v1 pids co-mounted with another controller', '8:cpu,pids:/s', V1_MOUNTS.replace('rw,pids', 'rw,cpu,pids'), { version: 1, dir: '/sys/fs/cgroup/pids/s' }],
@@ -22,12 +22,36 @@ describe('findPidsCgroupHome', () => {
     ['no cgroup mounted at all', '0::/', '22 1 8:1 / / rw - ext4 /dev/vda rw', undefined],
     ['an empty /proc/self/cgroup', '', V2_MOUNT, undefined],
   ])('%s', (_name, cgroup, mountinfo, expected) => {
-    expect(findPidsCgroupHome(cgroup, mountinfo)).toEqual(expected);
+    expect(findCgroupHome('pids', cgroup, mountinfo)).toEqual(expected);
   });
 });
 
-describe('joinPidsCgroupArgv', () => {
-  it('moves the shell itself into the cgroup, then execs the argv unquoted', () => {
-    expect(joinPidsCgroupArgv('/cg/x/cgroup.procs', ['bwrap', '--', 'sh', '-c', 'a b'])).toEqual(['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', '/cg/x/cgroup.procs', 'bwrap', '--', 'sh', '-c', 'a b']);
+describe("findCgroupHome('memory')", () => {
+  it('finds the v1 memory hierarchy in a nested cgroup, not the pids one', () => {
+    expect(findCgroupHome('memory', '8:pids:/\n4:memory:/process_api/abc\n0::/', V1_MOUNTS)).toEqual({ version: 1, dir: '/sys/fs/cgroup/memory/process_api/abc' });
+  });
+  it('falls back to v2 when no v1 hierarchy has memory', () => {
+    expect(findCgroupHome('memory', '0::/app.scope', V2_MOUNT)).toEqual({ version: 2, dir: '/sys/fs/cgroup/app.scope' });
+  });
+});
+
+describe('joinCgroupsArgv', () => {
+  it('moves the shell itself into each cgroup, then execs the argv unquoted', () => {
+    const argv = joinCgroupsArgv(['/cg/p/cgroup.procs', '/cg/m/cgroup.procs'], ['bwrap', '--', 'sh', '-c', 'a b']);
+    expect(argv.slice(3)).toEqual(['2', '/cg/p/cgroup.procs', '/cg/m/cgroup.procs', 'bwrap', '--', 'sh', '-c', 'a b']);
+    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+  });
+});
+
+describe('parseOomKills and sessionMemoryCap', () => {
+  it.each<[string, string, number | undefined]>([
+    ['v1 memory.oom_control', 'oom_kill_disable 0\nunder_oom 0\noom_kill 3\n', 3],
+    ['v2 memory.events', 'low 0\nhigh 0\nmax 12\noom 2\noom_kill 2\noom_group_kill 0\n', 2],
+    ['an old kernel without the count', 'oom_kill_disable 0\nunder_oom 0\n', undefined],
+  ])('%s', (_name, text, expected) => {
+    expect(parseOomKills(text)).toBe(expected);
+  });
+  it('is a command, its two tmpfs and 256 MiB for the sandbox', () => {
+    expect(sessionMemoryCap({ commandMemoryBytes: 1024, sandboxTmpBytes: 10 })).toBe(1044 + 256 * 1024 * 1024);
   });
 });
