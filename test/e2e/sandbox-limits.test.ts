@@ -67,10 +67,13 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
     expect(result?.code, result?.text).toBe(code);
   });
 
-  it.runIf(sharedHog)(`${SHARED_MEMORY_HOG[0]} is stopped with ${SHARED_MEMORY_HOG[2]} by the session's memory cgroup`, () => {
-    expect(sharedResult?.isError, sharedResult?.text).toBe(true);
-    expect(sharedResult?.code, sharedResult?.text).toBe(SHARED_MEMORY_HOG[2]);
-  });
+  // Only where the runtime can make the memory cgroup (a root runtime): elsewhere the bypass stays (README).
+  if (sharedHog) {
+    it(`${SHARED_MEMORY_HOG[0]} is stopped with ${SHARED_MEMORY_HOG[2]} by the session's memory cgroup`, () => {
+      expect(sharedResult?.isError, sharedResult?.text).toBe(true);
+      expect(sharedResult?.code, sharedResult?.text).toBe(SHARED_MEMORY_HOG[2]);
+    });
+  }
 
   it.each(WITHIN.map((row, i) => [...row, i] as const))('near miss: %s succeeds', (_name, _command, i) => {
     const result = results[hogs.length + i];
