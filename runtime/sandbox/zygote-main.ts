@@ -13,6 +13,7 @@ import { chmodSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs
 import { createLauncherCore } from '../processes/launcher-core.js';
 import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launcher.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
+import { parseMountinfo } from '../../src/sandbox/mountinfo.js';
 import { makeNonDumpable } from './non-dumpable.js';
 
 const REAP_WAIT_MS = 500;
@@ -60,10 +61,9 @@ async function reapOrphans(): Promise<void> {
 // after `closed` is sent, synchronously, so the runtime's next request is read only once it is done.
 const privateDirs = process.argv.slice(2);
 
-/** Mount points in this sandbox (its own mount namespace), from /proc/self/mountinfo with octal escapes decoded. */
+/** Mount points in this sandbox (its own mount namespace). */
 function mountPoints(): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(Boolean)
-    .map((line) => (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 8))));
+  return parseMountinfo(readFileSync('/proc/self/mountinfo', 'utf8')).map((mount) => mount.mountPoint);
 }
 
 // Read once: nothing in the sandbox may mount (no capabilities, the filter refuses the mount family), and a mount the

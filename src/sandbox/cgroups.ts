@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { parseMountinfo, type MountLine } from './mountinfo.js';
 
 /**
  * Why cgroups: two per-command rlimits leak. RLIMIT_NPROC does not bind the host's root (the kernel skips the check
@@ -25,7 +26,7 @@ export interface CgroupHome {
  */
 export function findCgroupHome(controller: CgroupController, procSelfCgroup: string, mountinfo: string): CgroupHome | undefined {
   const memberships = procSelfCgroup.split('\n').map((line) => /^(\d+):([^:]*):(.*)$/.exec(line)).filter((m) => m !== null);
-  const mounts = mountinfo.split('\n').map(parseMountLine).filter((m) => m !== undefined);
+  const mounts = parseMountinfo(mountinfo);
   const v1 = memberships.find((m) => m[2]?.split(',').includes(controller));
   if (v1 !== undefined) {
     const mount = mounts.find((m) => m.fstype === 'cgroup' && m.superOptions.split(',').includes(controller));
@@ -65,25 +66,6 @@ export function parseOomKills(text: string): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-interface MountLine {
-  readonly root: string;
-  readonly mountPoint: string;
-  readonly fstype: string;
-  readonly superOptions: string;
-}
-
-// mountinfo: id parent major:minor root mount-point options [optional fields...] - fstype source super-options
-function parseMountLine(line: string): MountLine | undefined {
-  const [left, right] = line.split(' - ');
-  if (left === undefined || right === undefined) return undefined;
-  const fields = left.split(' ');
-  const [fstype, , superOptions] = right.split(' ');
-  const root = fields[3];
-  const mountPoint = fields[4];
-  if (root === undefined || mountPoint === undefined || fstype === undefined || superOptions === undefined) return undefined;
-  return { root: unescapeMountPath(root), mountPoint: unescapeMountPath(mountPoint), fstype, superOptions };
-}
-
 // The cgroup path seen in /proc/self/cgroup, under a mount of that hierarchy's `root`; undefined when outside it.
 function below(mount: MountLine, cgroupPath: string): string | undefined {
   if (!cgroupPath.startsWith('/')) return undefined;
@@ -91,9 +73,4 @@ function below(mount: MountLine, cgroupPath: string): string | undefined {
   if (rest === undefined) return undefined;
   const dir = posix.join(mount.mountPoint, rest);
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
-}
-
-// mountinfo escapes space, tab, newline and backslash as octal.
-function unescapeMountPath(path: string): string {
-  return path.replace(/\\([0-7]{3})/g, (_all, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
