@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { diffBlockedSnapshots, inodeOf, MISSING_INODE, topLevelStubs, type BlockedChange } from '../../src/sandbox/blocked-changes.js';
@@ -38,7 +38,7 @@ export interface BlockedGuard {
  */
 export function startBlockedGuard(workspaceRoot: string, list: readonly BlockedEntry[], excluded: readonly string[], maxDirs = DEFAULT_SCAN_MAX_DIRS): BlockedGuard {
   const before = scanBlocked(workspaceRoot, list, excluded, maxDirs);
-  const stubs = topLevelStubs(workspaceRoot, (p) => existsAfter(before, p), (p) => isDirectoryAfter(before, p), list);
+  const stubs = topLevelStubs(workspaceRoot, (p) => kindAfter(before, p) !== 'missing', (p) => kindAfter(before, p) === 'directory', list);
   const mounts = new Map<string, string>();
   for (const [path, signature] of before.paths) mounts.set(path, inodeOf(signature));
   // A stub the walk saw (a dangling symlink: existsSync says missing) keeps the inode lstat gives it.
@@ -62,20 +62,17 @@ export function describeFindings(findings: readonly BlockedFinding[]): string {
 }
 
 /**
- * Whether `path` exists (following a symlink, as existsSync), answered from the walk's listing of its parent when
- * it read that parent: a symlink, or a parent it did not read, is asked of the disk.
+ * What `path` is, following a symlink (as existsSync and statSync do), answered from the walk's listing of its parent
+ * when it read that parent; a symlink, or a parent it did not read, is asked of the disk.
  */
-function existsAfter(scan: BlockedScan, path: string): boolean {
+function kindAfter(scan: BlockedScan, path: string): 'missing' | 'directory' | 'other' {
   const listing = scan.topListings.get(dirname(path));
   const entry = listing?.get(basename(path));
-  if (listing !== undefined && entry === undefined) return false;
-  return entry !== undefined && !entry.isSymbolicLink() ? true : existsSync(path);
-}
-
-/** Whether `path` is a directory (following a symlink, as statSync), from the walk's listing where it has one. */
-function isDirectoryAfter(scan: BlockedScan, path: string): boolean {
-  const listing = scan.topListings.get(dirname(path));
-  const entry = listing?.get(basename(path));
-  if (listing !== undefined && entry === undefined) return false;
-  return entry !== undefined && !entry.isSymbolicLink() ? entry.isDirectory() : statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  if (listing !== undefined && entry === undefined) return 'missing';
+  if (entry !== undefined && !entry.isSymbolicLink()) return entry.isDirectory() ? 'directory' : 'other';
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'missing'; // ENOENT, or ENOTDIR under a .git file: nothing there, as existsSync says
+  }
 }
