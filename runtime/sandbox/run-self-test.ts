@@ -81,7 +81,7 @@ type Probe = (sandbox: Sandbox, targets: SelfTestTargets, scope: SandboxScope, s
 async function withProbe(detection: SandboxDetection, options: SelfTestOptions, probe: Probe): Promise<SelfTestCheck[]> {
   if (!detection.available || detection.path === undefined) throw new Error('runSandboxSelfTest needs a detected bwrap');
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolwarden-selftest-')));
-  let pidsCgroup: SessionCgroups | undefined;
+  let probeCgroups: SessionCgroups | undefined;
   try {
     const workspace = join(base, 'workspace');
     const blockedDir = join(workspace, '.git', 'hooks');
@@ -92,13 +92,13 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     // RLIMIT_NPROC does not bind the host's root: then the probe's sandbox joins a pids cgroup of its own, with a
     // small pids.max, and must see forks refused past it (without one, the property fails, as it should).
     const asRoot = process.getuid?.() === 0;
-    pidsCgroup = asRoot ? createSessionCgroups({ maxTasks: PROBE_PIDS_MAX }) : undefined;
+    probeCgroups = asRoot ? createSessionCgroups({ maxTasks: PROBE_PIDS_MAX }) : undefined;
     const targets: SelfTestTargets = {
       canary, blockedDir, networkAbsent: options.networkAbsent ?? true, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses,
       ...(asRoot ? { processCountProbe: PROBE_FORKS } : {}),
     };
     const scope: SandboxScope = {
-      ...(pidsCgroup === undefined ? {} : { cgroupProcs: pidsCgroup.procsFiles }),
+      ...(probeCgroups === undefined ? {} : { cgroupProcs: probeCgroups.procsFiles }),
       workspaceRoot: workspace,
       readRoots: [],
       blockedInWorkspace: [blockedDir],
@@ -108,7 +108,7 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     return await probe(createBubblewrapSandbox(detection.path, featuresOf(detection)), targets, scope, buildSelfTestScript(targets));
   } finally {
     rmSync(base, { recursive: true, force: true });
-    await pidsCgroup?.close();
+    await probeCgroups?.close();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Credentials } from '../net/egress/credentials.js';
 import type { NetPermission } from '../net/net-permission.js';
 import { netOutside } from '../net/net-within.js';
 import type { BlockedEntry } from '../path-guard/blocklist.js';
+import { blockedEntryName } from '../path-guard/blocklist-option.js';
 import type { Capability, SandboxMode } from './capability.js';
 import { effectiveBlocklist } from './effective-blocklist.js';
 
@@ -45,7 +46,7 @@ export function assertTokenWithinNode(capability: Capability, floor: NodeFloor):
   if (foreign !== undefined) throw escalation(`toolModules names ${foreign}, which this node does not load`);
   const kept = new Set(effectiveBlocklist(capability).map(keyOf));
   const lifted = floor.blocklist.find((entry) => !kept.has(keyOf(entry)));
-  if (lifted !== undefined) throw escalation(`blockedPaths lifts '${lifted.segments.join('/')}', which this node blocks`);
+  if (lifted !== undefined) throw escalation(`blockedPaths lifts '${blockedEntryName(lifted)}', which this node blocks`);
   const env = Array.isArray(capability.env) ? capability.env : Object.keys(capability.env);
   if (env.length > 0) throw escalation(`env passes host variables (${env.slice(0, 3).join(', ')}${env.length > 3 ? ', ...' : ''}); a node's environment is not a token's to grant`);
   const wider = netOutside(floor.net, capability.net);

@@ -113,6 +113,8 @@ describe('a token from another signer is bounded by the node it opens on', () =>
     ['the default sandbox on a required node', {}, "sandbox 'auto' is weaker"],
     ['host environment variables', { sandbox: 'required', env: ['PATH', 'SECRET'] }, 'env passes host variables'],
     ['a lifted blocklist entry', { sandbox: 'required', blockedPaths: { remove: ['.vscode'] } }, "blockedPaths lifts '.vscode'"],
+    // Not covered by adding a plain .git entry back: that is another entry (it blocks more), the lifted one is gone.
+    ['the .git file entry lifted', { sandbox: 'required', blockedPaths: { remove: ['.git (file or symlink)'] } }, "blockedPaths lifts '.git (file or symlink)'"],
   ])('refuses %s with ESCALATION', async (_name, extra, message) => {
     const strict = await createRuntime({ idleWorkers: 0, sandbox: 'required', tokenKeys: { publicKeys: pair.publicKeys } });
     const token = await control.mintToken({ workspaceRoot: ws.root, tools: ['read_file'], ...extra });
