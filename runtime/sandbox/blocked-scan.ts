@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, rmSync, statfsSync, type BigIntStats, type Dirent } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { blockedEntryMatcher, type BlockedEntry } from '../../src/path-guard/blocklist.js';
+import { isBareRepositoryCodeEntry, isBareRepositoryLayout } from '../../src/path-guard/bare-repository.js';
+import { blockedEntryMatcher, foldForDeny, type BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { EMPTY_DIR_SIGNATURE, type BlockedSnapshot } from '../../src/sandbox/blocked-changes.js';
 import { mayTrustUnchangedCtime } from '../../src/sandbox/ctime-trust.js';
 
@@ -54,16 +55,24 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     if (dir === workspaceRoot || posix.dirname(dir) === workspaceRoot) topListings.set(dir, new Map(entries.map((e) => [e.name, e])));
     // The entry's type comes with the directory read (never following a symlink, as lstat); only a blocked path
     // needs the lstat its signature is made of.
+    // An embedded bare repository below the root (one under a .git is the name-based list's): its code entries are
+    // blocked paths too. The workspace root itself is the host's, like its own .git/config.
+    const bare = dir !== workspaceRoot && !isUnderGitDirectory(dir, workspaceRoot) && isBareRepositoryLayout(entries.map((e) => e.name));
     for (const entry of entries) {
       const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
-      if (blockedEntryOf(path, entry.isDirectory() ? 'directory' : 'other') !== undefined) {
+      if ((bare && isBareRepositoryCodeEntry(entry.name)) || blockedEntryOf(path, entry.isDirectory() ? 'directory' : 'other') !== undefined) {
         const stat = lstatOrUndefined(path);
         if (stat !== undefined) paths.set(path, signatureOf(path, stat));
       } else if (entry.isDirectory()) queue.push(path);
     }
   }
   return { paths, truncated: false, topListings };
+}
+
+/** Whether `dir` lies inside a `.git` directory below the workspace root. */
+function isUnderGitDirectory(dir: string, workspaceRoot: string): boolean {
+  return posix.relative(workspaceRoot, dir).split('/').some((segment) => foldForDeny(segment) === '.git');
 }
 
 /** Removes what a command created at a blocked path; returns whether it is gone. */

@@ -30,6 +30,8 @@ const REPO: Row[] = [
   ['a nested .git symlink', 'mkdir -p gd2 sub4 && ln -s ../gd2 sub4/.git', ['sub4/.git'], true],
   // A nested .git directory whose commondir points at a repository of the command's making (attacker pass).
   ['a nested .git/commondir', 'mkdir -p gd3/objects gd3/refs/heads sub5/.git && echo "ref: refs/heads/main" > sub5/.git/HEAD && echo ../../gd3 > sub5/.git/commondir', ['sub5/.git/commondir'], true],
+  // A directory with HEAD, objects and refs is a repository to git, whose own config it runs (attacker pass).
+  ['an embedded bare repository', 'mkdir -p bare/objects bare/refs/heads && echo "ref: refs/heads/main" > bare/HEAD && echo "[core] fsmonitor = evil" > bare/config', ['bare/config'], true],
   ["a nested repository's config.worktree", 'mkdir -p sub6/.git && echo "[core] fsmonitor = evil" > sub6/.git/config.worktree', ['sub6/.git/config.worktree'], true],
   ['hooks after mv .git .gitx', 'mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
 ];
@@ -40,6 +42,7 @@ const NEAR_MISSES: [string, string][] = [
   ["the top repository's .git/config", 'git config user.name agent'],
   ['git status', 'git status --porcelain'],
   ['an empty nested .git directory', 'mkdir -p x/.git'],
+  ['a config file in a directory that is no repository', 'mkdir -p app/refs && echo x > app/HEAD && echo "debug = true" > app/config'],
 ];
 
 describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) => {
@@ -106,6 +109,14 @@ describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) =>
     expect(existsSync(repo.at('.ssh'))).toBe(false);
     expect(existsSync(repo.at('.bashrc'))).toBe(false);
     expect(readFileSync(repo.at('.gitignore'), 'utf8')).toBe('dist\n');
-    expect(readFileSync(repo.at('.gitx/config'), 'utf8')).toMatch(/name = agent/);
+  });
+
+  // `mv .git .gitx` turns the top repository into an embedded bare one (HEAD, objects, refs) under a new name: its
+  // config and hooks there are what the command created, so they are reported and removed like any plant.
+  it('a repository moved aside is an embedded bare repository: its config and hooks are removed', () => {
+    const moved = repoResults[NEAR_MISSES.length + REPO.findIndex(([name]) => name === 'hooks after mv .git .gitx')];
+    expect(JSON.stringify(moved?.blocked)).toContain('.gitx/config');
+    expect(existsSync(repo.at('.gitx/config'))).toBe(false);
+    expect(existsSync(repo.at('.gitx/HEAD'))).toBe(true);
   });
 });

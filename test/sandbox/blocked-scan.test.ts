@@ -92,3 +92,36 @@ describe('scanBlocked signatures', () => {
     expect(diffBlockedSnapshots(before, scan(tree))).toEqual([]);
   });
 });
+
+describe('scanBlocked: an embedded bare repository', () => {
+  let tree: TempTree;
+  beforeEach(() => {
+    tree = makeTempTree('tw-scan-bare', { 'src/a.ts': 'x', 'app/refs/.keep': '', 'app/HEAD': 'x' });
+  });
+  afterEach(() => tree.cleanup());
+
+  it('attack: config and hooks written into a directory with HEAD, objects and refs are seen as created', () => {
+    const before = scan(tree);
+    mkdirSync(tree.at('app/objects'));
+    writeFileSync(tree.at('app/config'), '[core] fsmonitor = evil');
+    mkdirSync(tree.at('app/hooks'));
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([
+      { path: tree.at('app/config'), change: 'created' },
+      { path: tree.at('app/hooks'), change: 'created' },
+    ]);
+  });
+
+  it('near miss: the same files without objects (no repository to git) are not blocked', () => {
+    const before = scan(tree);
+    writeFileSync(tree.at('app/config'), 'debug = true');
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([]);
+  });
+
+  it('near miss: a nested .git directory is left to the name-based list (its HEAD, objects and refs are expected)', () => {
+    mkdirSync(tree.at('sub/.git/objects'), { recursive: true });
+    mkdirSync(tree.at('sub/.git/refs'));
+    writeFileSync(tree.at('sub/.git/HEAD'), 'ref: refs/heads/main');
+    const found = [...scan(tree).paths.keys()].filter((p) => p.includes('sub/.git'));
+    expect(found).toEqual([]);
+  });
+});
