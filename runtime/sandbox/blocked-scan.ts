@@ -57,7 +57,9 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     // needs the lstat its signature is made of.
     // An embedded bare repository below the root (one under a .git is the name-based list's): its code entries are
     // blocked paths too. The workspace root itself is the host's, like its own .git/config.
-    const bare = dir !== workspaceRoot && !isUnderGitDirectory(dir, workspaceRoot) && isBareRepositoryLayout(entries.map((e) => e.name));
+    // (Most directories have no HEAD: they cost one pass over their entries, nothing allocated.)
+    const bare = dir !== workspaceRoot && entries.some((e) => e.name === 'HEAD') && !isUnderGitDirectory(dir, workspaceRoot)
+      && isBareRepositoryLayout(entries.map((e) => e.name));
     for (const entry of entries) {
       const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
