@@ -86,6 +86,8 @@ export class Session {
   readonly #active = new Set<InFlightCall>();
   /** Per tool host connection, when its host tool modules have loaded. */
   readonly #loaded = new WeakMap<ToolHostConnection, Promise<void>>();
+  /** The worker whose host tool modules have loaded, once one has: a call finding it alive reaches it without waiting. */
+  #ready: ToolHostConnection | undefined;
   readonly #toolListeners = new Set<() => void>();
   /** Open children from {@link attenuate}: they close with this session. */
   readonly #children = new Set<Session>();
@@ -230,10 +232,13 @@ export class Session {
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);
       if (admission.direct) return await admission.direct((admitted) => Object.assign(admission, admitted));
-      const waitStarted = performance.now();
-      const worker = await this.#readyWorker();
-      // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.
-      call.extend(performance.now() - waitStarted);
+      let worker = this.#ready;
+      if (!worker?.alive) {
+        const waitStarted = performance.now();
+        worker = await this.#readyWorker();
+        // Waiting for a fresh worker to start and load its host tool modules is not the tool's time.
+        call.extend(performance.now() - waitStarted);
+      }
       // Ended while the worker was being bound: its result has been given already, and its work must not start.
       if (call.ended) return errorResult('ABORTED', `${name} ended before it reached its worker`);
       // The call's broker capability: its requests are served only under this id, in its context, until the call ends
@@ -270,6 +275,7 @@ export class Session {
       this.#loaded.set(worker, loaded);
     }
     await loaded;
+    if (worker.alive) this.#ready = worker;
     return worker;
   }
 
