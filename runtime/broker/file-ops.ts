@@ -93,6 +93,7 @@ export function statPath(paths: SessionPaths, input: string): { path: string; ki
  */
 export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): Promise<{ written: string[]; deleted: string[] }> {
   const checked = steps.map((step) => ({ step, target: paths.writable(step.path, 'other') }));
+  paths.checkWriteSet(checked.filter(({ step }) => step.kind === 'write').map(({ target }) => target));
   const spelledAsDirectory = steps.find((step) => namesDirectory(step.path, paths.flavour));
   if (spelledAsDirectory) throw new ToolwardenError('CONFLICT', `${spelledAsDirectory.path} ends in a slash, so it names a directory; apply_patch changes files`);
   const bytes = checked.reduce((sum, { step }) => sum + (step.kind === 'write' ? Buffer.byteLength(step.content ?? '', 'utf8') : 0), 0);

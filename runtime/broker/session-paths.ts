@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PlatformPath } from 'node:path';
-import { resolveForWrite, resolveReadablePath, resolveWorkspacePath, type BlockedPathKind, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import { checkBareRepositoryWrites, resolveForWrite, resolveReadablePath, resolveWorkspacePath, type BlockedPathKind, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
@@ -40,6 +40,14 @@ export class SessionPaths {
    */
   writable(input: unknown, kind: BlockedPathKind = 'unknown'): CheckedPath {
     return resolveForWrite(input, this.scope, this.flavour, this.#fs, kind);
+  }
+
+  /**
+   * Refuses (BLOCKED_PATH) a set of writes that together would feed an embedded bare repository, each checked with
+   * the others counted as written (each alone passed {@link writable}).
+   */
+  checkWriteSet(targets: readonly CheckedPath[]): void {
+    if (targets.length > 1) checkBareRepositoryWrites('', targets, this.scope, this.flavour, this.#fs);
   }
 
   /** A working directory for a command: inside the workspace unless outside access is allowed. */

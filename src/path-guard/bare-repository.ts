@@ -1,3 +1,4 @@
+import type { PlatformPath } from 'node:path';
 import { foldForDeny } from './blocklist.js';
 
 /**
@@ -22,4 +23,60 @@ export function isBareRepositoryLayout(names: Iterable<string>): boolean {
 /** Whether `name`, an entry of a repository directory, is one git runs code from (case-folded, as deny rules are). */
 export function isBareRepositoryCodeEntry(name: string): boolean {
   return BARE_REPOSITORY_CODE_ENTRIES.has(foldForDeny(name));
+}
+
+/**
+ * Why a write of `target` (a canonical path) would feed an embedded bare repository below `workspaceRoot`, or
+ * undefined: an entry git runs code from (`config`, `hooks/…`) in a directory that holds HEAD, objects and refs, or
+ * the marker that completes that layout (it is not there yet) in a directory that already holds such an entry. `present(dir, name)` says
+ * whether `dir/name` exists; `planned` are the other canonical paths the same change writes, counted as present.
+ * The workspace root and directories under a `.git` are left to the name-based list (as in the sandbox's walk).
+ * Only a target naming a marker or a code entry costs a `present` call.
+ */
+export function bareRepositoryWriteRefusal(
+  target: string,
+  workspaceRoot: string,
+  flavour: PlatformPath,
+  present: (dir: string, name: string) => boolean,
+  planned: readonly string[] = [],
+): string | undefined {
+  const segments = segmentsBelow(target, workspaceRoot, flavour);
+  if (segments === undefined) return undefined;
+  for (let depth = 1; depth < segments.length; depth += 1) {
+    if (foldForDeny(segments[depth - 1]!) === '.git') return undefined;
+    const entry = foldForDeny(segments[depth]!);
+    const codeEntry = BARE_REPOSITORY_CODE_ENTRIES.has(entry);
+    const marker = FOLDED_MARKERS.includes(entry);
+    if (!codeEntry && !marker) continue;
+    const dir = flavour.join(workspaceRoot, ...segments.slice(0, depth));
+    // A marker that is there already completes nothing: writing inside an existing repository's objects is not new.
+    if (!codeEntry && present(dir, segments[depth]!)) continue;
+    const plannedHere = plannedEntries(planned, dir, flavour);
+    const has = (name: string): boolean => foldForDeny(name) === entry || plannedHere.has(foldForDeny(name)) || present(dir, name);
+    if (!BARE_REPOSITORY_MARKERS.every(has)) continue;
+    const feeds = codeEntry ? segments[depth]! : [...BARE_REPOSITORY_CODE_ENTRIES].find(has);
+    if (feeds !== undefined) {
+      return `${flavour.join(dir, feeds)} would be what git runs code from in ${dir}, which ${codeEntry ? 'holds' : 'would then hold'} HEAD, objects and refs (an embedded bare repository)`;
+    }
+  }
+  return undefined;
+}
+
+const FOLDED_MARKERS = BARE_REPOSITORY_MARKERS.map(foldForDeny);
+
+/** The segments of `target` below `root`, or undefined when it is not below it. */
+function segmentsBelow(target: string, root: string, flavour: PlatformPath): string[] | undefined {
+  const relative = flavour.relative(root, target);
+  if (relative === '' || relative.startsWith('..') || flavour.isAbsolute(relative)) return undefined;
+  return relative.split(flavour.sep);
+}
+
+/** The case-folded names directly in `dir` that `planned` paths create. */
+function plannedEntries(planned: readonly string[], dir: string, flavour: PlatformPath): Set<string> {
+  const names = new Set<string>();
+  for (const p of planned) {
+    const below = segmentsBelow(p, dir, flavour);
+    if (below !== undefined) names.add(foldForDeny(below[0]!));
+  }
+  return names;
 }

@@ -1,5 +1,5 @@
 export type { CheckedPath, GuardFs, PathScope } from './types.js';
 export { MAX_SYMLINK_HOPS, canonicalizePath } from './canonicalize.js';
 export { isInside } from './segments.js';
-export { isResolvedPathReadable, isResolvedPathWritable, resolveForWrite, resolveReadablePath, resolveWorkspacePath } from './resolve.js';
+export { checkBareRepositoryWrites, isResolvedPathReadable, isResolvedPathWritable, resolveForWrite, resolveReadablePath, resolveWorkspacePath } from './resolve.js';
 export { DEFAULT_BLOCKLIST, describeBlockedEntry, findBlockedEntry, type BlockedEntry, type BlockedPathKind } from './blocklist.js';

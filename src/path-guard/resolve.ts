@@ -1,5 +1,6 @@
 import type { PlatformPath } from 'node:path';
 import { ToolwardenError } from '../errors.js';
+import { bareRepositoryWriteRefusal } from './bare-repository.js';
 import { canonicalizePath } from './canonicalize.js';
 import { findBlockedSegment, findExcludedPath, findReadOnlyRoot, isMagicPath } from './deny-rules.js';
 import { toAbsolutePath } from './input.js';
@@ -58,7 +59,21 @@ export function resolveForWrite(input: unknown, scope: PathScope, flavour: Platf
     throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves through a symlink to ${canonical}, outside the workspace ${scope.workspaceRoot}`);
   }
   checkWritable(String(input), canonical, scope, flavour, kind);
+  checkBareRepositoryWrites(String(input), [canonical], scope, flavour, fs);
   return canonical as CheckedPath;
+}
+
+/**
+ * Refuses (BLOCKED_PATH) writes that together would feed an embedded bare repository (see
+ * {@link bareRepositoryWriteRefusal}): each of `targets` (canonical) is checked with the others counted as written.
+ * {@link resolveForWrite} applies it to its one path; a change of several files applies it to the whole set.
+ */
+export function checkBareRepositoryWrites(input: string, targets: readonly string[], scope: PathScope, flavour: PlatformPath, fs: GuardFs): void {
+  const present = (dir: string, name: string): boolean => fs.lstat(flavour.join(dir, name)) !== undefined;
+  for (const target of targets) {
+    const rule = bareRepositoryWriteRefusal(target, scope.workspaceRoot, flavour, present, targets);
+    if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${targets.length === 1 ? `${input} (${target})` : target} is not writable: ${rule}`);
+  }
 }
 
 /**
@@ -88,8 +103,8 @@ export function isResolvedPathReadable(realPath: string, scope: PathScope, flavo
 
 /**
  * Whether a path the kernel resolved may be written: inside the workspace (unless `allowOutsideWorkspace`) and past
- * every rule {@link resolveForWrite} applies (blocklist, excluded paths, read roots, magic paths), without any
- * filesystem call.
+ * every rule on names {@link resolveForWrite} applies (blocklist, excluded paths, read roots, magic paths), without
+ * any filesystem call. The embedded bare repository rule looks at the disk, so it is applied before the open only.
  */
 export function isResolvedPathWritable(realPath: string, scope: PathScope, flavour: PlatformPath): boolean {
   if (!isResolvedForm(realPath, scope, flavour)) return false;

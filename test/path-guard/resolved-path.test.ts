@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BARE_REPOSITORY_MARKERS } from '../../src/path-guard/bare-repository.js';
 import {
   DEFAULT_BLOCKLIST,
   isResolvedPathReadable,
@@ -12,8 +13,10 @@ import {
 } from '../../src/path-guard/index.js';
 
 // A kernel-resolved path has no link on it: the full resolvers, seeing no link, are the reference for the fast checks.
+// Every path is a directory, except that no directory holds a repository's markers: the differential is about the
+// rules on names, and the embedded bare repository rule needs the disk (resolveForWrite applies it before the open).
 const NO_LINKS: GuardFs = {
-  lstat: () => ({ isSymbolicLink: () => false, isDirectory: () => true }),
+  lstat: (p) => (BARE_REPOSITORY_MARKERS.includes(p.split(/[\\/]/).pop() ?? '') ? undefined : { isSymbolicLink: () => false, isDirectory: () => true }),
   readlink: (p) => {
     throw new Error(`${p} is not a link`);
   },
