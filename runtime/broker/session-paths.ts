@@ -47,7 +47,7 @@ export class SessionPaths {
    * the others counted as written (each alone passed {@link writable}).
    */
   checkWriteSet(targets: readonly CheckedPath[]): void {
-    if (targets.length > 1) checkBareRepositoryWrites('', targets, this.scope, this.flavour, this.#fs);
+    if (targets.length > 1) checkBareRepositoryWrites(targets, this.scope, this.flavour, this.#fs);
   }
 
   /** A working directory for a command: inside the workspace unless outside access is allowed. */

@@ -28,8 +28,9 @@ export function isBareRepositoryCodeEntry(name: string): boolean {
 /**
  * Why a write of `target` (a canonical path) would feed an embedded bare repository below `workspaceRoot`, or
  * undefined: an entry git runs code from (`config`, `hooks/…`) in a directory that holds HEAD, objects and refs, or
- * the marker that completes that layout (it is not there yet) in a directory that already holds such an entry. `present(dir, name)` says
- * whether `dir/name` exists; `planned` are the other canonical paths the same change writes, counted as present.
+ * the marker that completes that layout (it is not there yet) in a directory that already holds such an entry.
+ * `present(dir, name)` says whether `dir/name` exists; `planned` are the canonical paths the same change writes,
+ * counted as present.
  * The workspace root and directories under a `.git` are left to the name-based list (as in the sandbox's walk).
  * Only a target naming a marker or a code entry costs a `present` call.
  */

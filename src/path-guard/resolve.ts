@@ -59,20 +59,21 @@ export function resolveForWrite(input: unknown, scope: PathScope, flavour: Platf
     throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves through a symlink to ${canonical}, outside the workspace ${scope.workspaceRoot}`);
   }
   checkWritable(String(input), canonical, scope, flavour, kind);
-  checkBareRepositoryWrites(String(input), [canonical], scope, flavour, fs);
+  checkBareRepositoryWrites([canonical], scope, flavour, fs, String(input));
   return canonical as CheckedPath;
 }
 
 /**
  * Refuses (BLOCKED_PATH) writes that together would feed an embedded bare repository (see
  * {@link bareRepositoryWriteRefusal}): each of `targets` (canonical) is checked with the others counted as written.
- * {@link resolveForWrite} applies it to its one path; a change of several files applies it to the whole set.
+ * {@link resolveForWrite} applies it to its one path (`input`, as the caller spelled it, names it in the refusal); a
+ * change of several files applies it to the whole set.
  */
-export function checkBareRepositoryWrites(input: string, targets: readonly string[], scope: PathScope, flavour: PlatformPath, fs: GuardFs): void {
+export function checkBareRepositoryWrites(targets: readonly string[], scope: PathScope, flavour: PlatformPath, fs: GuardFs, input?: string): void {
   const present = (dir: string, name: string): boolean => fs.lstat(flavour.join(dir, name)) !== undefined;
   for (const target of targets) {
     const rule = bareRepositoryWriteRefusal(target, scope.workspaceRoot, flavour, present, targets);
-    if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${targets.length === 1 ? `${input} (${target})` : target} is not writable: ${rule}`);
+    if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input === undefined ? target : `${input} (${target})`} is not writable: ${rule}`);
   }
 }
 
