@@ -8,16 +8,24 @@ import { foldForDeny } from './blocklist.js';
  * `.git`; this structural rule covers what such a directory holds that runs code, as a nested repository's `.git`.
  */
 
-/** The entries that make a directory a repository to git. */
+/** The entries that make a directory a repository to git (with HEAD, `commondir` stands in for the other two). */
 export const BARE_REPOSITORY_MARKERS: readonly string[] = ['HEAD', 'objects', 'refs'];
 
 /** What git takes configuration, hooks or another repository from, in a repository directory. */
 export const BARE_REPOSITORY_CODE_ENTRIES: ReadonlySet<string> = new Set(['config', 'config.worktree', 'hooks', 'commondir', 'worktrees', 'modules']);
 
-/** Whether a directory whose entries are `names` is a repository to git (every marker present). */
+/**
+ * Whether a directory whose entries are `names` is a repository to git: HEAD with objects and refs, or HEAD with a
+ * `commondir`, since git then looks for objects and refs (and takes config and hooks) in the directory it names.
+ */
 export function isBareRepositoryLayout(names: Iterable<string>): boolean {
   const present = new Set(names);
-  return BARE_REPOSITORY_MARKERS.every((marker) => present.has(marker));
+  return isLayout((name) => present.has(name));
+}
+
+/** The layout rule over a presence test, for a listing and for a write's probes alike. */
+function isLayout(has: (name: string) => boolean): boolean {
+  return has('HEAD') && ((has('objects') && has('refs')) || has('commondir'));
 }
 
 /** Whether `name`, an entry of a repository directory, is one git runs code from (case-folded, as deny rules are). */
@@ -54,7 +62,7 @@ export function bareRepositoryWriteRefusal(
     if (!codeEntry && present(dir, segments[depth]!)) continue;
     const plannedHere = plannedEntries(planned, dir, flavour);
     const has = (name: string): boolean => foldForDeny(name) === entry || plannedHere.has(foldForDeny(name)) || present(dir, name);
-    if (!BARE_REPOSITORY_MARKERS.every(has)) continue;
+    if (!isLayout(has)) continue;
     const feeds = codeEntry ? segments[depth]! : [...BARE_REPOSITORY_CODE_ENTRIES].find(has);
     if (feeds !== undefined) {
       return `${flavour.join(dir, feeds)} would be what git runs code from in ${dir}, which ${codeEntry ? 'holds' : 'would then hold'} HEAD, objects and refs (an embedded bare repository)`;

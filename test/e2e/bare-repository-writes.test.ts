@@ -38,6 +38,7 @@ describe('file tools and embedded bare repositories', () => {
     ['config into a complete layout', 'bare/config'],
     ['a hook into a complete layout', 'bare/hooks/post-checkout'],
     ['the refs that complete a layout beside a config', 'half/refs/heads/main'],
+    ['a commondir beside HEAD (git then reads config from where it points)', 'half/commondir'],
   ])('write_file refuses %s', async (_name, target) => {
     const result = await s.call('write_file', { path: target, content: FSMONITOR });
     expect(result).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bareRepositoryWriteRefusal, isBareRepositoryLayout, BARE_REPOSITORY_CODE_ENTRIES } from '../../src/path-guard/bare-repository.js';
+import { bareRepositoryWriteRefusal, BARE_REPOSITORY_CODE_ENTRIES } from '../../src/path-guard/bare-repository.js';
 import { resolveForWrite, type PathScope } from '../../src/path-guard/index.js';
 import { createNodeGuardFs } from '../../runtime/fs/index.js';
 import { createTempTree, removeTempTree, type TreeEntry } from './temp-tree.js';
@@ -37,6 +37,10 @@ describe('bareRepositoryWriteRefusal: the attack rows', () => {
     ['objects completing a layout beside hooks', 'sub/objects/pack/p', ['sub/HEAD', 'sub/refs/r', 'sub/hooks/pre-commit']],
     ['refs completing a layout beside config', 'sub/refs/heads/main', ['sub/HEAD', 'sub/objects/x', 'sub/config']],
     ['a deep embedded repository', 'a/b/c/config', ['a/b/c/HEAD', 'a/b/c/objects/x', 'a/b/c/refs/r']],
+    // git checks objects and refs in the directory commondir names, and takes config from there.
+    ['a commondir beside HEAD', 'sub/commondir', ['sub/HEAD']],
+    ['HEAD beside a commondir', 'sub/HEAD', ['sub/commondir']],
+    ['config beside HEAD and a commondir', 'sub/config', ['sub/HEAD', 'sub/commondir']],
   ])('%s is refused', (_name, target, files) => {
     expect(refusal(target, files)).toMatch(/embedded bare repository/);
   });
@@ -58,6 +62,7 @@ describe('bareRepositoryWriteRefusal: the near misses', () => {
     ['a nested .git (the name list governs it)', 'sub/.git/modules/m/config', ['sub/.git/modules/m/HEAD', 'sub/.git/modules/m/objects/x', 'sub/.git/modules/m/refs/r']],
     ['a path outside the workspace', '../elsewhere/config', ['../elsewhere/HEAD']],
     ['a file named like a code entry, deeper', 'sub/src/config', LAYOUT],
+    ['a commondir with no HEAD', 'sub/commondir', ['sub/objects/x']],
   ])('%s is allowed', (_name, target, files) => {
     expect(refusal(target, files)).toBeUndefined();
   });
@@ -90,7 +95,9 @@ describe('bareRepositoryWriteRefusal: the invariant over generated write sequenc
         for (const dir of dirs.filter((d) => !d.split('/').includes('.git'))) {
           const entries = new Set(files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1).split('/')[0]!));
           const folded = new Set([...entries].map((e) => e.toLowerCase()));
-          const layout = caseInsensitive ? ['head', 'objects', 'refs'].every((m) => folded.has(m)) : isBareRepositoryLayout(entries);
+          // git's own test, written out: HEAD, with objects and refs or with a commondir.
+          const has = (name: string): boolean => (caseInsensitive ? folded.has(name.toLowerCase()) : entries.has(name));
+          const layout = has('HEAD') && ((has('objects') && has('refs')) || has('commondir'));
           // Code entries are matched case-folded either way (the stricter reading).
           const code = [...folded].some((e) => BARE_REPOSITORY_CODE_ENTRIES.has(e));
           if (layout && code) return false;

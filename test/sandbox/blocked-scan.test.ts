@@ -111,6 +111,12 @@ describe('scanBlocked: an embedded bare repository', () => {
     ]);
   });
 
+  it('attack: a commondir beside HEAD (git takes objects, refs and config from where it points) is seen as created', () => {
+    const before = scan(tree);
+    writeFileSync(tree.at('app/commondir'), '../other');
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([{ path: tree.at('app/commondir'), change: 'created' }]);
+  });
+
   it('near miss: the same files without objects (no repository to git) are not blocked', () => {
     const before = scan(tree);
     writeFileSync(tree.at('app/config'), 'debug = true');
