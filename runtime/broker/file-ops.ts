@@ -49,13 +49,14 @@ export async function writeTextFile(paths: SessionPaths, quota: WriteQuota, inpu
   if (namesDirectory(input, paths.flavour)) throw new ToolwardenError('CONFLICT', `${input} ends in a slash, so it names a directory; write_file writes files`);
   const bytes = Buffer.byteLength(content, 'utf8');
   quota.check(bytes, input);
-  const { dir, name } = openParentForWrite(checked, paths.isWritableReal, true);
-  let created: boolean;
-  try {
-    ({ created } = await writeFileIn(dir, name, content));
-  } finally {
-    dir.close();
-  }
+  const { created } = await paths.writeExclusively({ writes: [checked] }, async () => {
+    const { dir, name } = openParentForWrite(checked, paths.isWritableReal, true);
+    try {
+      return await writeFileIn(dir, name, content);
+    } finally {
+      dir.close();
+    }
+  });
   quota.charge(bytes, input);
   return { path: paths.display(checked), bytes, created };
 }
@@ -93,42 +94,45 @@ export function statPath(paths: SessionPaths, input: string): { path: string; ki
  */
 export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, steps: readonly ChangeStep[]): Promise<{ written: string[]; deleted: string[] }> {
   const checked = steps.map((step) => ({ step, target: paths.writable(step.path, 'other') }));
-  paths.checkWriteSet(checked.filter(({ step }) => step.kind === 'write').map(({ target }) => target));
   const spelledAsDirectory = steps.find((step) => namesDirectory(step.path, paths.flavour));
   if (spelledAsDirectory) throw new ToolwardenError('CONFLICT', `${spelledAsDirectory.path} ends in a slash, so it names a directory; apply_patch changes files`);
   const bytes = checked.reduce((sum, { step }) => sum + (step.kind === 'write' ? Buffer.byteLength(step.content ?? '', 'utf8') : 0), 0);
   quota.check(bytes, steps.map((s) => s.path).join(', '));
-  const opened: VerifiedDir[] = [];
-  const undo: (() => Promise<unknown> | void)[] = [];
-  try {
-    for (const { step, target } of checked) {
-      const { dir, name } = openParentForWrite(target, paths.isWritableReal, step.kind === 'write');
-      opened.push(dir);
-      const previous = readFileIn(dir, name);
-      if (step.kind === 'write') {
-        await writeFileIn(dir, name, step.content ?? '');
-      } else {
-        if (previous === undefined) throw new ToolwardenError('NOT_FOUND', `${step.path} does not exist, so it cannot be deleted`);
-        removeFileIn(dir, name);
+  const writes = checked.filter(({ step }) => step.kind === 'write').map(({ target }) => target);
+  const deletes = checked.filter(({ step }) => step.kind === 'delete').map(({ target }) => target);
+  await paths.writeExclusively({ writes, deletes }, async () => {
+    const opened: VerifiedDir[] = [];
+    const undo: (() => Promise<unknown> | void)[] = [];
+    try {
+      for (const { step, target } of checked) {
+        const { dir, name } = openParentForWrite(target, paths.isWritableReal, step.kind === 'write');
+        opened.push(dir);
+        const previous = readFileIn(dir, name);
+        if (step.kind === 'write') {
+          await writeFileIn(dir, name, step.content ?? '');
+        } else {
+          if (previous === undefined) throw new ToolwardenError('NOT_FOUND', `${step.path} does not exist, so it cannot be deleted`);
+          removeFileIn(dir, name);
+        }
+        undo.push(() => (previous === undefined ? removeFileIn(dir, name) : writeFileIn(dir, name, previous)));
       }
-      undo.push(() => (previous === undefined ? removeFileIn(dir, name) : writeFileIn(dir, name, previous)));
-    }
-  } catch (error) {
-    for (const restore of undo.reverse()) {
-      try {
-        await restore();
-      } catch {
-        // Best effort: keep restoring the rest; the original error is what the caller needs.
+    } catch (error) {
+      for (const restore of undo.reverse()) {
+        try {
+          await restore();
+        } catch {
+          // Best effort: keep restoring the rest; the original error is what the caller needs.
+        }
       }
+      throw error;
+    } finally {
+      for (const dir of opened) dir.close();
     }
-    throw error;
-  } finally {
-    for (const dir of opened) dir.close();
-  }
+  });
   quota.charge(bytes, 'apply_patch');
   return {
-    written: checked.filter(({ step }) => step.kind === 'write').map(({ target }) => paths.display(target)),
-    deleted: checked.filter(({ step }) => step.kind === 'delete').map(({ target }) => paths.display(target)),
+    written: writes.map((target) => paths.display(target)),
+    deleted: deletes.map((target) => paths.display(target)),
   };
 }
 

@@ -4,7 +4,9 @@ import { checkBareRepositoryWrites, resolveForWrite, resolveReadablePath, resolv
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
+import { namesBareRepositoryEntry } from '../../src/path-guard/bare-repository.js';
 import { createSessionGuardFs } from './session-guard-fs.js';
+import { withRepositoryWriteTurn } from './repository-write-lock.js';
 import { repositoryHooksEntries } from './repo-hooks.js';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
 
@@ -43,11 +45,19 @@ export class SessionPaths {
   }
 
   /**
-   * Refuses (BLOCKED_PATH) a set of writes that together would feed an embedded bare repository, each checked with
-   * the others counted as written (each alone passed {@link writable}).
+   * Runs `work`, which writes `change.writes` and removes `change.deletes` (each passed {@link writable}), so that no
+   * other write that could feed an embedded bare repository interleaves with it: when a path names a repository
+   * marker or code entry, `work` waits for the process-wide turn, and the writes, each counted with the others as
+   * written, are checked again on the disk as the earlier holders left it (BLOCKED_PATH) before it starts. A delete takes the turn too,
+   * since a failed change puts back what it removed. Other changes run at once.
    */
-  checkWriteSet(targets: readonly CheckedPath[]): void {
-    if (targets.length > 1) checkBareRepositoryWrites(targets, this.scope, this.flavour, this.#fs);
+  async writeExclusively<T>(change: { writes: readonly CheckedPath[]; deletes?: readonly CheckedPath[] }, work: () => Promise<T>): Promise<T> {
+    const paths = [...change.writes, ...(change.deletes ?? [])];
+    if (!paths.some((p) => namesBareRepositoryEntry(p, this.scope.workspaceRoot, this.flavour))) return work();
+    return withRepositoryWriteTurn(async () => {
+      checkBareRepositoryWrites(change.writes, this.scope, this.flavour, this.#fs);
+      return work();
+    });
   }
 
   /** A working directory for a command: inside the workspace unless outside access is allowed. */

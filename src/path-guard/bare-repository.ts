@@ -49,26 +49,40 @@ export function bareRepositoryWriteRefusal(
   present: (dir: string, name: string) => boolean,
   planned: readonly string[] = [],
 ): string | undefined {
-  const segments = segmentsBelow(target, workspaceRoot, flavour);
-  if (segments === undefined) return undefined;
-  for (let depth = 1; depth < segments.length; depth += 1) {
-    if (foldForDeny(segments[depth - 1]!) === '.git') return undefined;
-    const entry = foldForDeny(segments[depth]!);
-    const codeEntry = BARE_REPOSITORY_CODE_ENTRIES.has(entry);
-    const marker = FOLDED_MARKERS.includes(entry);
-    if (!codeEntry && !marker) continue;
-    const dir = flavour.join(workspaceRoot, ...segments.slice(0, depth));
+  for (const { dir, name, codeEntry } of repositoryEntriesNamed(target, workspaceRoot, flavour)) {
+    const entry = foldForDeny(name);
     // A marker that is there already completes nothing: writing inside an existing repository's objects is not new.
-    if (!codeEntry && present(dir, segments[depth]!)) continue;
+    if (!codeEntry && present(dir, name)) continue;
     const plannedHere = plannedEntries(planned, dir, flavour);
-    const has = (name: string): boolean => foldForDeny(name) === entry || plannedHere.has(foldForDeny(name)) || present(dir, name);
+    const has = (other: string): boolean => foldForDeny(other) === entry || plannedHere.has(foldForDeny(other)) || present(dir, other);
     if (!isLayout(has)) continue;
-    const feeds = codeEntry ? segments[depth]! : [...BARE_REPOSITORY_CODE_ENTRIES].find(has);
+    const feeds = codeEntry ? name : [...BARE_REPOSITORY_CODE_ENTRIES].find(has);
     if (feeds !== undefined) {
       return `${flavour.join(dir, feeds)} would be what git runs code from in ${dir}, which ${codeEntry ? 'holds' : 'would then hold'} HEAD, objects and refs (an embedded bare repository)`;
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a write of `target` names a repository marker or a code entry in some directory below `workspaceRoot`
+ * (not under a `.git`): the writes {@link bareRepositoryWriteRefusal} looks at the disk for, and so the ones whose
+ * check must not interleave with another such write's.
+ */
+export function namesBareRepositoryEntry(target: string, workspaceRoot: string, flavour: PlatformPath): boolean {
+  return !repositoryEntriesNamed(target, workspaceRoot, flavour).next().done;
+}
+
+/** Each directory below the root on `target`'s way whose next segment is a marker or a code entry, nearest the root first. */
+function* repositoryEntriesNamed(target: string, workspaceRoot: string, flavour: PlatformPath): Generator<{ dir: string; name: string; codeEntry: boolean }> {
+  const segments = segmentsBelow(target, workspaceRoot, flavour);
+  if (segments === undefined) return;
+  for (let depth = 1; depth < segments.length; depth += 1) {
+    if (foldForDeny(segments[depth - 1]!) === '.git') return;
+    const name = segments[depth]!;
+    const codeEntry = BARE_REPOSITORY_CODE_ENTRIES.has(foldForDeny(name));
+    if (codeEntry || FOLDED_MARKERS.includes(foldForDeny(name))) yield { dir: flavour.join(workspaceRoot, ...segments.slice(0, depth)), name, codeEntry };
+  }
 }
 
 const FOLDED_MARKERS = BARE_REPOSITORY_MARKERS.map(foldForDeny);

@@ -63,6 +63,24 @@ describe('file tools and embedded bare repositories', () => {
     expect(fs.readFileSync(ws.at(target), 'utf8')).toBe('x\n');
   });
 
+  // Each alone passes: half/ lacks refs when config is checked, and has no config yet when the refs are. The broker
+  // holds such writes to one at a time, so one of two racing calls (one session or two) is refused, in any order.
+  it.each([
+    ['one session', 1],
+    ['two sessions of the workspace', 2],
+  ])('two racing calls cannot complete a layout beside a config between them (%s)', async (_name, sessions) => {
+    const other = sessions === 1 ? s : await rt.openSession({ workspaceRoot: ws.root, tools: ['write_file', 'apply_patch'] });
+    for (let round = 0; round < 5; round += 1) {
+      fs.rmSync(ws.at('racy'), { recursive: true, force: true });
+      fs.mkdirSync(ws.at('racy/objects'), { recursive: true });
+      fs.writeFileSync(ws.at('racy/HEAD'), 'ref: refs/heads/main\n');
+      const calls = [s.call('write_file', { path: 'racy/config', content: FSMONITOR }), other.call('apply_patch', { patch: patchOf(['racy/refs/heads/main', '']) })];
+      const results = await Promise.all(round % 2 === 0 ? calls : calls.reverse());
+      expect(results.filter((r) => r.isError).map((r) => r.code)).toEqual(['BLOCKED_PATH']);
+      expect(fs.existsSync(ws.at('racy/config')) && fs.existsSync(ws.at('racy/refs'))).toBe(false);
+    }
+  });
+
   it('near miss: apply_patch may build a layout without anything git runs', async () => {
     const patch = patchOf(['fresh/HEAD', 'ref: refs/heads/main'], ['fresh/objects/info/packs', ''], ['fresh/refs/heads/main', ''], ['fresh/description', 'x']);
     expect((await s.call('apply_patch', { patch })).isError).toBeUndefined();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bareRepositoryWriteRefusal, BARE_REPOSITORY_CODE_ENTRIES } from '../../src/path-guard/bare-repository.js';
+import { bareRepositoryWriteRefusal, BARE_REPOSITORY_CODE_ENTRIES, namesBareRepositoryEntry } from '../../src/path-guard/bare-repository.js';
 import { resolveForWrite, type PathScope } from '../../src/path-guard/index.js';
 import { createNodeGuardFs } from '../../runtime/fs/index.js';
 import { createTempTree, removeTempTree, type TreeEntry } from './temp-tree.js';
@@ -106,6 +106,35 @@ describe('bareRepositoryWriteRefusal: the invariant over generated write sequenc
       }),
       { numRuns: 1000, seed: 20261203 },
     );
+  });
+});
+
+// The broker lets a write skip the process-wide write turn when namesBareRepositoryEntry says no: such a write must
+// be one the rule never refuses on any disk, and one that adds no marker or code entry anywhere the rule looks.
+describe('namesBareRepositoryEntry: what may skip the write turn', () => {
+  const segment = fc.constantFrom('HEAD', 'head', 'objects', 'refs', 'config', 'Config', 'hooks', 'commondir', 'worktrees', 'modules', 'config.worktree', 'src', 'a.ts', '.git', 'description');
+  it('a path it clears is never refused, with any disk and any other planned writes', () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.array(fc.array(segment, { minLength: 1, maxLength: 4 }), { maxLength: 8 }), (target, disk) => {
+        const relative = target.join('/');
+        if (namesBareRepositoryEntry(path.posix.join(ROOT, relative), ROOT, path.posix)) return true;
+        const files = disk.map((d) => d.join('/'));
+        return refusal(relative, files) === undefined && refusal(relative, files, files) === undefined && refusal(relative, files, [], true) === undefined;
+      }),
+      { numRuns: 2000, seed: 20261203 },
+    );
+  });
+
+  it.each([
+    ['config below the root', 'sub/config', true],
+    ['a marker, as a parent directory it creates', 'sub/objects/ab/cd', true],
+    ['a code entry, case-folded', 'sub/HOOKS/pre-commit', true],
+    ['an ordinary file', 'src/config.ts', false],
+    ['the workspace root\'s own HEAD and config', 'config', false],
+    ['under a .git (the name rows govern it)', 'sub/.git/config', false],
+    ['outside the root', '../config', false],
+  ])('%s: %s names one: %s', (_name, relative, expected) => {
+    expect(namesBareRepositoryEntry(path.posix.resolve(ROOT, relative), ROOT, path.posix)).toBe(expected);
   });
 });
 
