@@ -4,7 +4,7 @@ import { foldForDeny, type BlockedEntry } from './blocklist.js';
 
 /**
  * The `blockedPaths` option: `add` blocks more names (a path of segments such as `.npmrc` or `config/deploy`,
- * matched at any depth, case-insensitively, with everything under it); `remove` lifts entries of the list it
+ * matched at any depth, case-insensitively, with everything under it; `**` stands for zero or more segments); `remove` lifts entries of the list it
  * applies to, by name (`.vscode`, `.git/config`; see {@link blockedEntryName}).
  */
 export interface BlockedPathsOption {

@@ -7,7 +7,10 @@ import { isInside, splitPath } from './segments.js';
  * shell check and the OS sandbox.
  */
 export interface BlockedEntry {
-  /** Consecutive path segments, matched case-insensitively; the entry covers the match and everything under it. */
+  /**
+   * Consecutive path segments, matched case-insensitively; the entry covers the match and everything under it. A
+   * `**` segment stands for zero or more segments: `['.git', 'modules', '**', 'hooks']` covers `.git/modules/a/b/hooks`.
+   */
   readonly segments: readonly string[];
   /**
    * `any`: at any depth, the workspace root's own top level included. `nested`: everywhere except directly in the
@@ -37,6 +40,9 @@ export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
   { segments: ['.ssh'], depth: 'any', why: 'SSH keys and authorized_keys grant logins' },
   { segments: ['.aws'], depth: 'any', why: 'cloud credentials' },
   { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
+  // A submodule's repository lives under the superproject's .git/modules/<name> (a name may hold slashes; submodules
+  // of submodules nest under modules/ again): git runs its hooks in the submodule's work tree.
+  { segments: ['.git', 'modules', '**', 'hooks'], depth: 'any', why: "git runs a submodule repository's hooks as code" },
   { segments: ['.husky'], depth: 'any', why: 'husky keeps git hooks there (core.hooksPath): git runs them as code' },
   { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
   // What else git reads as configuration or hooks in a repository: a nested one is the writer's to make.
@@ -85,16 +91,33 @@ export function blockedEntryMatcher(workspaceRoot: string, flavour: PlatformPath
     const segments = splitPath(p, flavour).segments.map(foldForDeny);
     const rootDepth = isInside(p, workspaceRoot, flavour) ? workspaceDepth : -1;
     for (const { entry, wanted } of folded) {
-      for (let i = 0; i + wanted.length <= segments.length; i += 1) {
-        if (!wanted.every((s, j) => segments[i + j] === s)) continue;
+      for (let i = 0; i < segments.length; i += 1) {
+        const end = matchEnd(segments, i, wanted, 0);
+        if (end === undefined) continue;
         if (entry.depth === 'nested' && i === rootDepth) continue;
         // Only the path itself, and only a file or symlink: what lies under a .git directory is git's.
-        if (entry.only === 'non-directory' && (i + wanted.length !== segments.length || kind !== 'other')) continue;
+        if (entry.only === 'non-directory' && (end !== segments.length || kind !== 'other')) continue;
         return entry;
       }
     }
     return undefined;
   };
+}
+
+/**
+ * Where `wanted[j..]` (folded, `**` standing for any number of segments) ends when matched against `segments` from
+ * `i`, the shortest match first; undefined when it does not match there.
+ */
+function matchEnd(segments: readonly string[], i: number, wanted: readonly string[], j: number): number | undefined {
+  if (j === wanted.length) return i;
+  if (wanted[j] === '**') {
+    for (let k = i; k <= segments.length; k += 1) {
+      const end = matchEnd(segments, k, wanted, j + 1);
+      if (end !== undefined) return end;
+    }
+    return undefined;
+  }
+  return i < segments.length && segments[i] === wanted[j] ? matchEnd(segments, i + 1, wanted, j + 1) : undefined;
 }
 
 /** The sentence an error message gives for a blocked entry. */

@@ -49,7 +49,7 @@ export function topLevelStubs(workspaceRoot: string, exists: (path: string) => b
   const stubs: string[] = [];
   for (const entry of list) {
     // A missing `.git` is no stub: `git init` may make the directory; a .git file made instead is found after.
-    if (entry.depth !== 'any' || entry.only !== undefined) continue;
+    if (entry.depth !== 'any' || entry.only !== undefined || entry.segments.includes('**')) continue;
     const path = posix.join(workspaceRoot, ...entry.segments);
     const parent = posix.dirname(path);
     if (exists(path)) continue;

@@ -33,6 +33,8 @@ const REPO: Row[] = [
   // A directory with HEAD, objects and refs is a repository to git, whose own config it runs (attacker pass).
   ['an embedded bare repository', 'mkdir -p bare/objects bare/refs/heads && echo "ref: refs/heads/main" > bare/HEAD && echo "[core] fsmonitor = evil" > bare/config', ['bare/config'], true],
   ["a nested repository's config.worktree", 'mkdir -p sub6/.git && echo "[core] fsmonitor = evil" > sub6/.git/config.worktree', ['sub6/.git/config.worktree'], true],
+  // The top repository's submodule repositories live under .git/modules/<name>; git runs their hooks.
+  ["a hook of the top repository's submodule", 'mkdir -p .git/modules/lib/a/hooks && echo evil > .git/modules/lib/a/hooks/post-checkout', ['.git/modules/lib/a/hooks'], true],
   ['hooks after mv .git .gitx', 'mv .git .gitx && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit', ['.git/hooks'], true],
 ];
 
@@ -42,6 +44,8 @@ const NEAR_MISSES: [string, string][] = [
   ["the top repository's .git/config", 'git config user.name agent'],
   ['git status', 'git status --porcelain'],
   ['an empty nested .git directory', 'mkdir -p x/.git'],
+  // From a script, as the plants are: the static check asks for any write into the top .git.
+  ["the config of the top repository's submodule (the host's, like .git/config)", 'sh modules-config.sh'],
   ['a config file in a directory that is no repository', 'mkdir -p app/refs && echo x > app/HEAD && echo "debug = true" > app/config'],
 ];
 
@@ -60,6 +64,7 @@ describe.each(DRIVER_USERS)('the blocklist inside the sandbox, as %s', (user) =>
     execFileSync('git', ['init', '-q', repo.root]);
     FRESH.forEach(([, script], i) => fresh.write({ [`plant-${i}.sh`]: `${script}\n` }));
     REPO.forEach(([, script], i) => repo.write({ [`plant-${i}.sh`]: `${script}\n` }));
+    repo.write({ 'modules-config.sh': 'mkdir -p .git/modules/lib/b && echo "[core]" > .git/modules/lib/b/config\n' });
     if (user === 'nobody') {
       giveToNobody(fresh.root);
       giveToNobody(repo.root);

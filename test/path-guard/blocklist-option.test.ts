@@ -25,6 +25,8 @@ describe('the blockedPaths option', () => {
     ['.npmrc', '/ws/.npmrc', '/ws/npmrc'],
     ['.npmrc', '/ws/pkg/.NPMRC', '/ws/pkg/.npmrc.bak'],
     ['config/deploy', '/ws/app/config/deploy/prod.sh', '/ws/app/config/deployment'],
+    ['config/**/secrets', '/ws/config/a/b/secrets/k', '/ws/config/a/secretsx'],
+    ['config/**/secrets', '/ws/app/config/secrets', '/ws/secrets'],
   ])('extends the list: %s blocks %s (and everything under it) but not %s', (entry, hit, miss) => {
     const list = applyBlockedPathsOption(DEFAULT_BLOCKLIST, { add: [entry] }, 'blockedPaths');
     expect(blocked(list, hit)).toBe(true);

@@ -1,6 +1,7 @@
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BLOCKLIST, findBlockedEntry } from '../../src/path-guard/index.js';
+import { DEFAULT_BLOCKLIST, findBlockedEntry, type BlockedEntry } from '../../src/path-guard/index.js';
 
 const ROOT = '/ws';
 
@@ -15,6 +16,12 @@ const CASES: readonly (readonly [string, boolean])[] = [
   ['/ws/sub/.git/modules/m/hooks/pre-commit', true], ['/ws/sub/.git/modules/m/config', true],
   ['/ws/sub/.git/HEAD', false], ['/ws/sub/.git/objects/ab/cd', false], ['/ws/sub/.git/refs/heads/main', false],
   ['/ws/.git/commondir', false], ['/ws/.git/worktrees/w/gitdir', false],
+  // The top repository's submodule repositories (a name may hold slashes; a submodule's submodules nest again): their
+  // hooks are blocked like .git/hooks, their config is the host's like the top .git/config.
+  ['/ws/.git/modules/m/hooks/post-checkout', true], ['/ws/.git/modules/a/b/hooks', true], ['/ws/.git/modules/m/modules/n/hooks/x', true],
+  ['/ws/.GIT/Modules/M/HOOKS/x', true], ['/ws/sub/.git/modules/a/b/hooks/x', true],
+  ['/ws/.git/modules/m/config', false], ['/ws/.git/modules/m/objects/ab', false], ['/ws/.git/modules/m/hooks-notes', false],
+  ['/ws/lib/modules/m/hooks/x', false], ['/ws/.git/modulesx/m/hooks', false], ['/ws/.git/modules', false],
   ['/ws/.bashrc', true], ['/ws/home/.bash_profile', true], ['/ws/.profile', true], ['/ws/.zshrc', true], ['/ws/.zprofile', true],
   ['/ws/.zshenv', true], ['/ws/.bashrc.d/x', false], ['/ws/bashrc', false], ['/ws/.bashrc.bak', false], ['/ws/profile', false],
   ['/ws/.gitconfig', true], ['/ws/x/.gitconfig', true], ['/ws/.gitignore', false], ['/ws/.gitattributes', false],
@@ -51,5 +58,26 @@ describe('DEFAULT_BLOCKLIST', () => {
   it('matches win32 paths case-insensitively', () => {
     expect(findBlockedEntry('C:\\ws\\sub\\.git\\config', 'C:\\ws', path.win32)).toBeDefined();
     expect(findBlockedEntry('C:\\ws\\.git\\config', 'C:\\ws', path.win32)).toBeUndefined();
+  });
+});
+
+// Differential: an entry with `**` matches exactly where a regular expression written from its definition does (the
+// entry's segments, `**` as zero or more whole segments, at any depth, with anything below).
+describe('blocklist entries with **', () => {
+  const segment = fc.constantFrom('.git', 'modules', 'hooks', 'm', 'a', 'HOOKS', 'x');
+  const pattern = fc.array(fc.constantFrom('.git', 'modules', 'hooks', 'm', '**'), { minLength: 1, maxLength: 4 }).filter((p) => p.some((s) => s !== '**'));
+  const regexOf = (segments: readonly string[]): RegExp => {
+    const body = segments.map((s) => (s === '**' ? '(?:[^/]+/)*' : `${s.replace(/\./g, '\\.')}/`)).join('');
+    return new RegExp(`^(?:[^/]+/)*${body}`, 'i');
+  };
+  it('matches like the reference expression', () => {
+    fc.assert(
+      fc.property(pattern, fc.array(segment, { minLength: 1, maxLength: 6 }), (segments, parts) => {
+        const entry: BlockedEntry = { segments, depth: 'any', why: 'test' };
+        const blocked = findBlockedEntry(`/ws/${parts.join('/')}`, ROOT, path.posix, [entry]) !== undefined;
+        return blocked === regexOf(segments).test(`${parts.join('/')}/`);
+      }),
+      { numRuns: 3000, seed: 20261203 },
+    );
   });
 });
