@@ -23,7 +23,7 @@ export async function checkCommand(paths: SessionPaths, command: string, cwd: st
     analysis,
     {
       read: (target, from) => void paths.readable(at(target, from)),
-      write: (target, from) => void paths.writable(at(target, from)),
+      write: (target, from, kind) => void paths.writable(at(target, from), kind),
     },
     { sandboxed },
   );

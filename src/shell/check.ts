@@ -35,7 +35,7 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
     try {
       const target = access.resolved ?? access.path;
       if (access.mode === 'read') resolver.read(target, access.cwd);
-      else resolver.write(target, access.cwd);
+      else resolver.write(target, access.cwd, access.kind);
     } catch (error) {
       const code: ErrorCode = error instanceof ToolwardenError ? error.code : 'INTERNAL';
       const message = error instanceof Error ? error.message : String(error);

@@ -57,8 +57,11 @@ export class Recorder {
     if (this.once(`w\0${word}\0${command}\0${reason}`)) this.unresolved.push({ word, command, reason, kind });
   }
 
-  /** Records a file access of `word` from every working directory the command may run in. */
-  access(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string, followLeaf = true): void {
+  /**
+   * Records a file access of `word` from every working directory the command may run in. `leaves: 'file'`: a write
+   * that leaves a file (or link, or fifo) at the path unless a directory stands there.
+   */
+  access(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string, followLeaf = true, leaves?: 'file'): void {
     if (word.pipe) return;
     if (word.value === null) {
       this.unresolvedWord(word.source, command, word.reason);
@@ -74,7 +77,7 @@ export class Recorder {
         continue;
       }
       const from = cwd ?? this.ctx.cwd;
-      this.record(path, mode, from, command, followLeaf);
+      this.record(path, mode, from, command, followLeaf, leaves);
       if (!word.glob) continue;
       // bash passes every match (or the pattern itself when none): each one is checked where it really leads.
       const matches = this.listGlob(word, from, command);
@@ -121,9 +124,9 @@ export class Recorder {
   // `followLeaf` false: the command changes the entry itself (rm, the source of mv), so a final symlink is not
   // followed; the directory holding the entry is what it writes. Once the line has made links, the path is looked
   // up twice: with them (the commands that made them ran) and without (they did not, or failed), and both count.
-  private record(path: string, mode: 'read' | 'write', cwd: string, command: string, followLeaf = true): void {
+  private record(path: string, mode: 'read' | 'write', cwd: string, command: string, followLeaf = true, leaves?: 'file'): void {
     // The same path is looked up again once the line has made more links (a loop body walked again).
-    if (!this.once(`a\0${path}\0${mode}\0${cwd}\0${command}\0${followLeaf}\0${this.overlay.size}`)) return;
+    if (!this.once(`a\0${path}\0${mode}\0${cwd}\0${command}\0${followLeaf}\0${leaves}\0${this.overlay.size}`)) return;
     const worlds = this.overlay.size > 0 ? [this.ctx.fs, this.overlay.base] : [this.ctx.fs];
     const reached = new Set<string>();
     for (const fs of worlds) {
@@ -134,7 +137,8 @@ export class Recorder {
       }
       if (reached.has(lookup.path)) continue;
       reached.add(lookup.path);
-      this.accesses.push({ path, mode, cwd, command, resolved: lookup.path });
+      const kind = leaves === undefined ? undefined : fs.kind(lookup.path) === 'dir' ? 'directory' : 'other';
+      this.accesses.push({ path, mode, cwd, command, resolved: lookup.path, ...(kind === undefined ? {} : { kind }) });
       if (mode === 'write' && this.ctx.fs.kind(lookup.path) === null) this.overlay.markMade(lookup.path);
       // The top repository's config is what makes git safe to run (see foreignRepository): a shell write there asks.
       if (mode === 'write' && `${lookup.path}/`.startsWith(`${posix.resolve(this.ctx.workspaceRoot)}/.git/`)) {
@@ -169,7 +173,10 @@ export class Recorder {
   link(dest: Word, target: string, into: Into, cwds: Cwds, command: string): void {
     for (const cwd of cwds) {
       if (cwd === null) continue;
-      this.makeLinks(this.placements(dest, posix.basename(target), into, cwd, command), target, dest, cwd, command);
+      const placed = this.placements(dest, posix.basename(target), into, cwd, command);
+      // The link itself is written where it lands: a symlink named `.git` is refused there.
+      for (const at of placed) this.record(at, 'write', cwd, command, false, 'file');
+      this.makeLinks(placed, target, dest, cwd, command);
     }
   }
 
@@ -241,8 +248,8 @@ export class Recorder {
       return;
     }
     const placed = this.placements(dest, posix.basename(kind === 'link' ? name : from.path), into, cwd, command);
-    // The entry itself lands there: a `hooks` directory moved into a `.git` is refused there.
-    for (const at of placed) this.record(at, 'write', cwd, command, false);
+    // The entry itself lands there: a `hooks` directory moved into a `.git` is refused there, a file as a `.git` too.
+    for (const at of placed) this.record(at, 'write', cwd, command, false, kind === 'file' || kind === 'link' ? 'file' : undefined);
     if (kind === 'link') {
       const target = this.ctx.fs.readlink(from.path);
       if (target === null) this.unresolvedWord(name, command, `${from.path} is a link that cannot be read`);
@@ -258,7 +265,7 @@ export class Recorder {
     for (const at of placed) {
       for (const entry of entries) {
         const copy = posix.join(at, entry.rel);
-        this.record(copy, 'write', cwd, command, false);
+        this.record(copy, 'write', cwd, command, false, entry.kind === 'dir' ? undefined : 'file');
         if (how.move || how.sources === 'write') this.record(posix.join(from.path, entry.rel), 'write', '/', command, false);
         if (entry.kind !== 'link' || how.follow === 'all') continue;
         const target = this.ctx.fs.readlink(posix.join(from.path, entry.rel));

@@ -58,6 +58,12 @@ export interface PathAccess {
   command: string;
   /** The absolute path the kernel reaches (symlinks followed, `..` taken physically), which the resolver checks. */
   resolved?: string;
+  /**
+   * What a write leaves at `resolved`, where the command says: `other` for a file, symlink or fifo (a redirect,
+   * `touch`, `tee`, `ln`, a copy of a file), `directory` when one stands there already (the write goes into it or
+   * fails). Unset when the command does not say (`mkdir x/.git` and `> x/.git` differ only so).
+   */
+  kind?: 'directory' | 'other';
 }
 
 /** One simple command found in the source (wrapped commands are listed on their own too). */
@@ -88,7 +94,8 @@ export interface ShellAnalysis {
 /** Checks one access; throws a ToolwardenError (OUTSIDE_WORKSPACE, NOT_READABLE, BLOCKED_PATH...) to refuse it. */
 export interface ShellPathResolver {
   read(path: string, cwd: string): void;
-  write(path: string, cwd: string): void;
+  /** `kind`: what the write leaves there, where the command says (see {@link PathAccess.kind}). */
+  write(path: string, cwd: string, kind?: 'directory' | 'other'): void;
 }
 
 /** The static verdict on one simple command, before any permission rule is applied. */

@@ -172,7 +172,7 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
     if (op === '>&-' || op === '<&-') continue;
     for (const word of evaluateWord(destination, scope.ctx.home, scope.bound)) {
       if (op === '<' || op === '<>' || op === '<&') scope.rec.access(word, 'read', cwds, text);
-      if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text);
+      if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text, true, 'file');
     }
   }
 }

@@ -21,8 +21,22 @@ describe('analyzeShellCommand', () => {
 
   it('hangs the redirect of `a && b > f` on b, in the cwd b runs in', () => {
     const analysis = analyzeShellCommand(parser, 'cd src && echo x > out', fx.ctx);
-    expect(analysis.accesses).toContainEqual({ path: 'out', mode: 'write', cwd: `${fx.ctx.workspaceRoot}/src`, command: 'echo x', resolved: `${fx.ctx.workspaceRoot}/src/out` });
+    expect(analysis.accesses).toContainEqual({ path: 'out', mode: 'write', cwd: `${fx.ctx.workspaceRoot}/src`, command: 'echo x', resolved: `${fx.ctx.workspaceRoot}/src/out`, kind: 'other' });
     expect(analysis.accesses.filter((a) => a.path === 'out')).toHaveLength(1);
+  });
+
+  // What a write leaves where the command says: the static check refuses a `.git` file or symlink, not a directory.
+  it.each([
+    ['echo x > out', 'out', 'other'],
+    ['echo x > src', 'src', 'directory'],
+    ['touch out', 'out', 'other'],
+    ['ln -s a out', 'out', 'other'],
+    ['mkdir out', 'out', undefined],
+    ['sed -i s/a/b/ out', 'out', undefined],
+  ])('%s leaves %s as %s', (command, path, kind) => {
+    const writes = analyzeShellCommand(parser, command, fx.ctx).accesses.filter((a) => a.mode === 'write' && a.path === path);
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.some((a) => a.kind === kind)).toBe(true);
   });
 
   it('checks a path from both cwds when a cd may have failed', () => {

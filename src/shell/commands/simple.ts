@@ -18,6 +18,8 @@ export interface OperandRule extends OptionSpec {
   skipAll?: boolean;
   /** A leading operand may be a mode that looks like an option (`chmod -w,a+rwx FILE`). */
   modes?: boolean;
+  /** What the command leaves at a written operand that is not a directory already: a file (`touch`, `tee`). */
+  leaves?: 'file';
 }
 
 /** An extractor whose operands all share one access mode. */
@@ -34,7 +36,7 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
     const walks = rule.walkWith?.some((group) => group.every((name) => name.split('|').some((n) => hasOption(parsed, n)))) === true;
     for (const word of files) {
       if (walks) api.walk(word, mode);
-      else access(api, mode, word);
+      else access(api, mode, word, rule.leaves);
     }
   };
 }
@@ -57,10 +59,10 @@ export function checkOptionFiles(parsed: ParsedArgs, rule: Pick<OperandRule, 'fi
   }
 }
 
-/** Reports one access in the given mode. */
-export function access(api: CommandApi, mode: 'read' | 'write', word: Word): void {
+/** Reports one access in the given mode (`leaves`: see {@link CommandApi.write}). */
+export function access(api: CommandApi, mode: 'read' | 'write', word: Word, leaves?: 'file'): void {
   if (mode === 'read') api.read(word);
-  else api.write(word);
+  else api.write(word, leaves);
 }
 
 /** Commands that take no file operands. */
@@ -111,10 +113,10 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
 /** Commands whose operands are all written (created or changed), with every option they accept. */
 export const WRITERS: Readonly<Record<string, OperandRule>> = {
   mkdir: { short: 'm:pvZ', long: ['mode=', 'parents', 'verbose', 'context?'] },
-  mkfifo: { short: 'm:Z', long: ['mode=', 'context?'] },
-  touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' } },
-  tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'] },
-  truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' } },
+  mkfifo: { short: 'm:Z', long: ['mode=', 'context?'], leaves: 'file' },
+  touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' }, leaves: 'file' },
+  tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'], leaves: 'file' },
+  truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' }, leaves: 'file' },
   chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true },
   chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']] },
   chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']] },

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
+import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
+
+// Without the OS sandbox the static check is all there is. A `.git` that is a file (`gitdir: ../gd`) or a symlink
+// makes git take another directory, whose hooks and config the command wrote, as the repository. The check cannot
+// tell `mkdir sub/.git` from `> sub/.git` by the path alone; it knows from the command what is left there: a
+// redirect, touch, tee, truncate or mkfifo leave a file, ln a link, cp or mv of a file (or of a tree holding one)
+// a file.
+let rt: Runtime;
+let ws: TempTree;
+let s: Session;
+
+beforeAll(async () => {
+  rt = await createRuntime({ idleWorkers: 1 });
+});
+afterAll(async () => {
+  await rt.close();
+});
+beforeEach(async () => {
+  ws?.cleanup();
+  ws = makeTempTree('tw-static-gitfile', { 'gd/HEAD': 'ref: refs/heads/main\n', 'gitdir.txt': 'gitdir: ../gd\n', 'sub/a.txt': 'a\n', 'tree/x.txt': 'x\n', 'wt/.git': 'gitdir: ../gd\n', 'wt/a.txt': 'a\n' });
+  s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off', excludedPaths: [] });
+});
+
+describe('the static check and a .git file or symlink (sandbox off)', () => {
+  it.each([
+    ['a redirect into sub/.git', 'echo "gitdir: ../gd" > sub/.git'],
+    ['an appending redirect', 'echo "gitdir: ../gd" >> sub/.git'],
+    ['a redirect at the top', 'echo "gitdir: gd" > .git'],
+    ['a redirect after cd', 'cd sub && echo "gitdir: ../gd" > .git'],
+    ['tee', 'echo "gitdir: ../gd" | tee sub/.git'],
+    ['touch', 'touch sub/.git'],
+    ['truncate', 'truncate -s 0 sub/.git'],
+    ['cp of a file', 'cp gitdir.txt sub/.git'],
+    ['mv of a file', 'mv gitdir.txt sub/.git'],
+    ['cp of a file into a directory as .git', 'cp gitdir.txt tree/.git'],
+    ['a symlink', 'ln -s ../gd sub/.git'],
+    ['a symlink named by its target', 'cd sub && ln -s ../gd/.git'],
+    ['a case variant', 'echo "gitdir: ../gd" > sub/.GIT'],
+    ['a copied tree that holds a .git file', 'cp -r wt copy'],
+  ])('refuses %s: %s', async (_name, command) => {
+    const result = await s.call('bash', { command });
+    expect(result, result.content[0]?.text).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
+    for (const p of ['sub/.git', 'sub/.GIT', '.git', 'tree/.git', 'copy']) expect(fs.existsSync(ws.at(p)), p).toBe(false);
+    expect(fs.existsSync(ws.at('gitdir.txt'))).toBe(true);
+  });
+
+  it.each([
+    ['an empty nested .git directory', 'mkdir -p sub/.git', 'sub/.git'],
+    ['a file named like it', 'echo x > sub/.gitx', 'sub/.gitx'],
+    ['a file in a nested .git directory', 'mkdir -p sub/.git && echo "ref: refs/heads/main" > sub/.git/HEAD', 'sub/.git/HEAD'],
+    ['a .gitignore', 'echo dist > .gitignore', '.gitignore'],
+    ['a copy of a directory as .git', 'cp -r tree sub/.git', 'sub/.git/x.txt'],
+  ])('near miss: allows %s', async (_name, command, made) => {
+    const result = await s.call('bash', { command });
+    expect(result.isError, result.content[0]?.text).toBeUndefined();
+    expect(fs.existsSync(ws.at(made))).toBe(true);
+  });
+});
