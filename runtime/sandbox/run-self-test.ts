@@ -5,7 +5,9 @@ import { basename, join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { buildSelfTestScript, describeFailures, parseSelfTestOutput, type SelfTestCheck, type SelfTestTargets } from '../../src/sandbox/self-test.js';
 import type { Sandbox, SandboxScope } from '../../src/sandbox/types.js';
+import { privateDirsOf } from '../../src/sandbox/bwrap-args.js';
 import { createBubblewrapSandbox, featuresOf } from './create-sandbox.js';
+import { hostSandboxSys } from './host-sys.js';
 import type { SandboxDetection } from './detect-sandbox.js';
 import { createSessionCgroups, type SessionCgroups } from './session-cgroups.js';
 import { SandboxZygote, zygoteProgram } from './zygote.js';
@@ -93,17 +95,19 @@ async function withProbe(detection: SandboxDetection, options: SelfTestOptions, 
     // small pids.max, and must see forks refused past it (without one, the property fails, as it should).
     const asRoot = process.getuid?.() === 0;
     probeCgroups = asRoot ? createSessionCgroups({ maxTasks: PROBE_PIDS_MAX }) : undefined;
-    const targets: SelfTestTargets = {
-      canary, blockedDir, networkAbsent: options.networkAbsent ?? true, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses,
-      ...(asRoot ? { processCountProbe: PROBE_FORKS } : {}),
-    };
+    const limits = { tmpBytes: DEFAULT_LIMITS.sandboxTmpBytes, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses, memoryBytes: DEFAULT_LIMITS.commandMemoryBytes, cpuSeconds: DEFAULT_LIMITS.commandCpuSeconds };
+    const networkAbsent = options.networkAbsent ?? true;
     const scope: SandboxScope = {
       ...(probeCgroups === undefined ? {} : { cgroupProcs: probeCgroups.procsFiles }),
       workspaceRoot: workspace,
       readRoots: [],
       blockedInWorkspace: [blockedDir],
-      net: targets.networkAbsent === false ? ['*'] : false,
-      limits: { tmpBytes: DEFAULT_LIMITS.sandboxTmpBytes, maxProcesses: DEFAULT_LIMITS.commandMaxProcesses, memoryBytes: DEFAULT_LIMITS.commandMemoryBytes, cpuSeconds: DEFAULT_LIMITS.commandCpuSeconds },
+      net: networkAbsent ? false : ['*'],
+      limits,
+    };
+    const targets: SelfTestTargets = {
+      canary, blockedDir, networkAbsent, ...limits, privateDirs: privateDirsOf(scope, hostSandboxSys),
+      ...(asRoot ? { processCountProbe: PROBE_FORKS } : {}),
     };
     return await probe(createBubblewrapSandbox(detection.path, featuresOf(detection)), targets, scope, buildSelfTestScript(targets));
   } finally {

@@ -7,6 +7,8 @@ export type SelfTestProperty =
   | 'no-capabilities'
   | 'no-new-privileges'
   | 'seccomp-active'
+  | 'memory-and-cpu-limits'
+  | 'private-tmp-capped'
   | 'resource-limits'
   | 'zygote-memory-sealed';
 
@@ -19,6 +21,8 @@ export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = 
   'no-capabilities': 'CapEff is 0',
   'no-new-privileges': 'NoNewPrivs is 1',
   'seccomp-active': 'a seccomp filter is installed',
+  'memory-and-cpu-limits': "each process's private memory (RLIMIT_DATA) and CPU time (RLIMIT_CPU) limits are the configured ones",
+  'private-tmp-capped': 'the private /tmp (and HOME, where it has its own) is a tmpfs no larger than its cap',
   'resource-limits': "the process count limit is the configured one (RLIMIT_NPROC) and binds: for the host's root, whom RLIMIT_NPROC does not bind, a pids cgroup refuses forks past its pids.max",
   'zygote-memory-sealed': "a command cannot write its zygote's memory (/proc/<zygote>/mem), so it cannot make it spawn past the limits",
 });
@@ -39,6 +43,12 @@ export interface SelfTestTargets {
   readonly networkAbsent?: boolean;
   /** The RLIMIT_NPROC the sandbox sets, which the probe must see. */
   readonly maxProcesses: number;
+  /** The RLIMIT_DATA (bytes) and RLIMIT_CPU (seconds; the hard limit one more) the sandbox sets, which the probe must see. */
+  readonly memoryBytes: number;
+  readonly cpuSeconds: number;
+  /** The size cap of each private tmpfs, and where they are mounted. @default private dirs ['/tmp'] */
+  readonly tmpBytes: number;
+  readonly privateDirs?: readonly string[];
   /**
    * When the host runs as root (RLIMIT_NPROC does not bind it): the probe starts this many background processes,
    * and some must be refused, by the pids cgroup the probe's sandbox joined with a smaller pids.max.
@@ -72,6 +82,8 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
     ['no-capabilities', 'grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status', '$(grep CapEff /proc/self/status)'],
     ['no-new-privileges', 'grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/self/status', '$(grep NoNewPrivs /proc/self/status)'],
     ['seccomp-active', 'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status', '$(grep "^Seccomp:" /proc/self/status)'],
+    memoryAndCpuProbe(Math.trunc(targets.memoryBytes), Math.trunc(targets.cpuSeconds)),
+    privateTmpProbe(targets.privateDirs ?? ['/tmp'], Math.trunc(targets.tmpBytes)),
     ['zygote-memory-sealed', zygoteMemoryProbe(Math.trunc(targets.zygotePid ?? 0), targets.zygoteCommand ?? ''), `/proc/${Math.trunc(targets.zygotePid ?? 0)}/mem`],
     // Last: its background processes hold their slots until the probe's sandbox ends.
     resourceLimitsProbe(Math.trunc(targets.maxProcesses), targets.processCountProbe === undefined ? undefined : Math.trunc(targets.processCountProbe)),
@@ -81,6 +93,20 @@ export function buildSelfTestScript(targets: SelfTestTargets): string {
     .filter(([property]) => wanted.has(property))
     .map(([property, test, detail]) => `if ${test}; then echo "${property} ok ${detail}"; else echo "${property} fail ${detail}"; fi`)
     .join('\n');
+}
+
+// Both rlimits as withRlimits sets them: RLIMIT_DATA soft and hard alike, RLIMIT_CPU's hard limit a second later.
+function memoryAndCpuProbe(memoryBytes: number, cpuSeconds: number): readonly [SelfTestProperty, string, string] {
+  const data = `grep -q "^Max data size[[:space:]]*${memoryBytes}[[:space:]]*${memoryBytes}[[:space:]]" /proc/self/limits`;
+  const cpu = `grep -q "^Max cpu time[[:space:]]*${cpuSeconds}[[:space:]]*${cpuSeconds + 1}[[:space:]]" /proc/self/limits`;
+  return ['memory-and-cpu-limits', `${data} && ${cpu}`, '$(grep -e "^Max data size" -e "^Max cpu time" /proc/self/limits | tr -s " " | tr "\\n" ";")'];
+}
+
+// Each private directory must be a tmpfs of its own whose size is the cap (rounded up to a page, as the kernel does).
+function privateTmpProbe(dirs: readonly string[], tmpBytes: number): readonly [SelfTestProperty, string, string] {
+  const limit = Math.ceil(tmpBytes / 4096) * 4096;
+  const test = dirs.map((dir) => `[ "$(stat -f -c %T ${quote(dir)} 2>/dev/null)" = tmpfs ] && [ "$(( $(stat -f -c '%b * %S' ${quote(dir)}) ))" -le ${limit} ]`).join(' && ');
+  return ['private-tmp-capped', test, `$(stat -f -c '%n %T %b*%S' ${dirs.map(quote).join(' ')} 2>&1 | tr "\\n" ";")`];
 }
 
 // The configured RLIMIT_NPROC must show; with `tries`, that many background sleeps are started and some must be

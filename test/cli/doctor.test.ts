@@ -17,7 +17,7 @@ describe('toolwarden doctor', () => {
   it.runIf(detection.available)('prints every property as pass and exits 0 on a working sandbox', async () => {
     const result = await plainRun();
     expect(result.exitCode, result.stdout).toBe(0);
-    for (const property of ['proc-sys-read-only', 'network-absent', 'canary-invisible', 'blocked-path-unwritable', 'no-capabilities', 'no-new-privileges', 'seccomp-active', 'resource-limits']) {
+    for (const property of ['proc-sys-read-only', 'network-absent', 'canary-invisible', 'blocked-path-unwritable', 'no-capabilities', 'no-new-privileges', 'seccomp-active', 'memory-and-cpu-limits', 'private-tmp-capped', 'resource-limits']) {
       expect(result.stdout).toMatch(new RegExp(`^pass\\s+${property}\\b`, 'm'));
     }
   });
@@ -26,7 +26,7 @@ describe('toolwarden doctor', () => {
     const result = await run(['--json']);
     const report = JSON.parse(result.stdout) as { ok: boolean; checks: { property: string; passed: boolean }[]; zygoteChecks: { property: string; passed: boolean }[] };
     expect(report.ok).toBe(true);
-    expect(report.checks).toHaveLength(8);
+    expect(report.checks).toHaveLength(10);
     // The session sandbox (zygote) is proved with the same properties for a command it starts, plus its own memory.
     expect(report.zygoteChecks.map((c) => c.property)).toEqual([...report.checks.map((c) => c.property), 'zygote-memory-sealed']);
     expect(report.zygoteChecks.filter((c) => c.property !== 'zygote-memory-sealed').every((c) => c.passed)).toBe(true);
@@ -53,7 +53,9 @@ describe('toolwarden doctor', () => {
       const result = await run([], { PATH: bin.root });
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toMatch(/^FAIL\s+resource-limits\b/m);
+      expect(result.stdout).toMatch(/^FAIL\s+memory-and-cpu-limits\b/m);
       expect(result.stdout).toMatch(/^pass\s+seccomp-active\b/m);
+      expect(result.stdout).toMatch(/^pass\s+private-tmp-capped\b/m);
     } finally {
       bin.cleanup();
     }

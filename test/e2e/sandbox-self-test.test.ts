@@ -4,7 +4,8 @@ import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { runSandboxed } from '../helpers/run-sandboxed.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
-// A runtime whose PATH has bwrap but no prlimit: its self-test fails 'resource-limits' (a real failure, not a stub).
+// A runtime whose PATH has bwrap but no prlimit: no rlimit is set, so its self-test fails 'memory-and-cpu-limits' and
+// 'resource-limits' (a real failure, not a stub).
 // The PATH dir is inside the workspace, so the sandboxed shell finds bash through it too.
 const detection = await detectSandbox();
 
@@ -20,14 +21,14 @@ describe.runIf(detection.available)('a runtime whose sandbox fails its self-test
   afterAll(() => ws.cleanup());
 
   it("refuses a 'required' session with SANDBOX_UNAVAILABLE naming the property", async () => {
-    await expect(runSandboxed('self', ws.root, ['echo hi'], { envPath: binDir })).rejects.toThrow(/SANDBOX_UNAVAILABLE .*self-test failed: resource-limits/);
+    await expect(runSandboxed('self', ws.root, ['echo hi'], { envPath: binDir })).rejects.toThrow(/SANDBOX_UNAVAILABLE .*self-test failed: memory-and-cpu-limits .*resource-limits/);
   });
 
   it("warns once in 'auto' mode, naming the property, and still runs commands in the sandbox", async () => {
     const [first, second] = await runSandboxed('self', ws.root, ['echo one', 'echo two'], { envPath: binDir, sandbox: 'auto' });
     expect(first?.isError, first?.text).toBe(false);
-    expect(first?.sandboxWarning).toMatch(/self-test failed: resource-limits/);
-    expect(first?.text).toMatch(/^\[toolwarden: OS sandbox self-test failed: resource-limits/);
+    expect(first?.sandboxWarning).toMatch(/self-test failed: memory-and-cpu-limits .*resource-limits/);
+    expect(first?.text).toMatch(/^\[toolwarden: OS sandbox self-test failed: memory-and-cpu-limits .*resource-limits/);
     expect(second?.sandboxWarning).toBeNull();
     expect(second?.stdout).toBe('two\n');
   });

@@ -8,7 +8,8 @@ import { runSandboxSelfTest } from '../../runtime/sandbox/run-self-test.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 const detection = await detectSandbox();
-const TARGETS: SelfTestTargets = { canary: '/outside/canary', blockedDir: '/ws/.git/hooks', maxProcesses: 512 };
+const LIMITS = { maxProcesses: 512, memoryBytes: 8 * 2 ** 30, cpuSeconds: 600, tmpBytes: 2 ** 30 };
+const TARGETS: SelfTestTargets = { canary: '/outside/canary', blockedDir: '/ws/.git/hooks', ...LIMITS };
 
 describe('parseSelfTestOutput', () => {
   it('reads each property and fails the ones the probe did not answer', () => {
@@ -52,7 +53,7 @@ describe.runIf(detection.available)('the self-test against real sandboxes', () =
     tree = makeTempTree('tw-selftest');
     mkdirSync(tree.at('ws/.git/hooks'), { recursive: true });
     writeFileSync(tree.at('canary'), 'x');
-    targets = { canary: tree.at('canary'), blockedDir: tree.at('ws/.git/hooks'), maxProcesses: 512 };
+    targets = { canary: tree.at('canary'), blockedDir: tree.at('ws/.git/hooks'), ...LIMITS, privateDirs: ['/tmp', '/tmp/home'] };
   });
   afterAll(() => tree.cleanup());
 
@@ -67,7 +68,7 @@ describe.runIf(detection.available)('the self-test against real sandboxes', () =
     const weak = ['--bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', '--', '/bin/sh', '-c', buildSelfTestScript(targets)];
     const stdout = await new Promise<string>((resolve) => execFile(detection.path ?? 'bwrap', weak, (_error, out) => resolve(out)));
     const failed = parseSelfTestOutput(stdout, targets).filter((c) => !c.passed).map((c) => c.property);
-    expect(failed).toEqual(expect.arrayContaining(['network-absent', 'canary-invisible', 'blocked-path-unwritable', 'seccomp-active', 'resource-limits']));
+    expect(failed).toEqual(expect.arrayContaining(['network-absent', 'canary-invisible', 'blocked-path-unwritable', 'seccomp-active', 'memory-and-cpu-limits', 'private-tmp-capped', 'resource-limits']));
     if (process.getuid?.() === 0) expect(failed).toEqual(expect.arrayContaining(['proc-sys-read-only', 'no-capabilities']));
   });
 

@@ -6,7 +6,7 @@ import { buildSelfTestScript, parseSelfTestOutput } from '../../src/sandbox/self
 // (same user) must fail, memory the prober may not attach to (another user's) must pass, and a probe that cannot
 // tell (the pid is not the process it names) must fail closed.
 const isRoot = process.getuid?.() === 0;
-const targets = (pid: number, command: string) => ({ canary: '/nonexistent-canary', blockedDir: '/nonexistent-dir', maxProcesses: 1, zygotePid: pid, zygoteCommand: command });
+const targets = (pid: number, command: string) => ({ canary: '/nonexistent-canary', blockedDir: '/nonexistent-dir', maxProcesses: 1, memoryBytes: 2 ** 30, cpuSeconds: 60, tmpBytes: 2 ** 26, zygotePid: pid, zygoteCommand: command });
 const probe = (pid: number, command: string, asNobody = false): boolean | undefined => {
   const line = buildSelfTestScript(targets(pid, command)).split('\n').find((l) => l.includes('zygote-memory-sealed')) ?? '';
   const argv = asNobody ? ['runuser', '-u', 'nobody', '--', 'sh', '-c', line] : ['sh', '-c', line];

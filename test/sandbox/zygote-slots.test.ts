@@ -47,7 +47,7 @@ describe('ZygoteSlots', () => {
 });
 
 describe('the zygote memory property', () => {
-  const targets = { canary: '/c', blockedDir: '/ws/.git/hooks', maxProcesses: 64 };
+  const targets = { canary: '/c', blockedDir: '/ws/.git/hooks', maxProcesses: 64, memoryBytes: 2 ** 30, cpuSeconds: 60, tmpBytes: 2 ** 26 };
   it('is proved only when a zygote runs the probe', () => {
     expect(selfTestProperties(targets)).not.toContain('zygote-memory-sealed');
     expect(selfTestProperties({ ...targets, zygotePid: 2 }).at(-1)).toBe('zygote-memory-sealed');
