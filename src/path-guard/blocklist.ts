@@ -85,14 +85,15 @@ export function findBlockedEntry(p: string, workspaceRoot: string, flavour: Plat
  * of the list.
  */
 export function blockedEntryMatcher(workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): (p: string, kind?: BlockedPathKind) => BlockedEntry | undefined {
-  const folded = list.map((entry) => ({ entry, wanted: entry.segments.map(foldForDeny) }));
+  const folded = list.map((entry) => ({ entry, wanted: entry.segments.map(foldForDeny), wild: entry.segments.includes('**') }));
   const workspaceDepth = splitPath(workspaceRoot, flavour).segments.length;
   return (p, kind = 'unknown') => {
     const segments = splitPath(p, flavour).segments.map(foldForDeny);
     const rootDepth = isInside(p, workspaceRoot, flavour) ? workspaceDepth : -1;
-    for (const { entry, wanted } of folded) {
+    for (const { entry, wanted, wild } of folded) {
+      const endFrom = wild ? wildcardEnds(segments, wanted) : undefined;
       for (let i = 0; i < segments.length; i += 1) {
-        const end = matchEnd(segments, i, wanted, 0);
+        const end = endFrom === undefined ? literalEnd(segments, i, wanted) : endFrom[i];
         if (end === undefined) continue;
         if (entry.depth === 'nested' && i === rootDepth) continue;
         // Only the path itself, and only a file or symlink: what lies under a .git directory is git's.
@@ -104,20 +105,32 @@ export function blockedEntryMatcher(workspaceRoot: string, flavour: PlatformPath
   };
 }
 
+/** Where `wanted` (folded, no `**`) ends when it matches `segments` from `i`; undefined when it does not. */
+function literalEnd(segments: readonly string[], i: number, wanted: readonly string[]): number | undefined {
+  if (i + wanted.length > segments.length) return undefined;
+  for (let j = 0; j < wanted.length; j += 1) if (segments[i + j] !== wanted[j]) return undefined;
+  return i + wanted.length;
+}
+
 /**
- * Where `wanted[j..]` (folded, `**` standing for any number of segments) ends when matched against `segments` from
- * `i`, the shortest match first; undefined when it does not match there.
+ * For each start `i`, where a match of `wanted` (folded, `**` standing for zero or more segments) against `segments`
+ * from `i` ends, or undefined. One table of `segments` x `wanted` filled from the ends, so the cost is
+ * linear in each (a backtracking match is exponential in the number of `**` an entry holds).
  */
-function matchEnd(segments: readonly string[], i: number, wanted: readonly string[], j: number): number | undefined {
-  if (j === wanted.length) return i;
-  if (wanted[j] === '**') {
-    for (let k = i; k <= segments.length; k += 1) {
-      const end = matchEnd(segments, k, wanted, j + 1);
-      if (end !== undefined) return end;
+function wildcardEnds(segments: readonly string[], wanted: readonly string[]): (number | undefined)[] {
+  const n = segments.length;
+  // next[i]: the end matching wanted[j + 1..] from i (row j + 1); row m matches the empty rest at once.
+  let next: (number | undefined)[] = Array.from({ length: n + 1 }, (_, i) => i);
+  for (let j = wanted.length - 1; j >= 0; j -= 1) {
+    const row: (number | undefined)[] = new Array(n + 1).fill(undefined);
+    for (let i = n; i >= 0; i -= 1) {
+      // `**` takes nothing here (next[i]) or this segment and what row[i + 1] takes.
+      if (wanted[j] === '**') row[i] = next[i] ?? (i < n ? row[i + 1] : undefined);
+      else row[i] = i < n && segments[i] === wanted[j] ? next[i + 1] : undefined;
     }
-    return undefined;
+    next = row;
   }
-  return i < segments.length && segments[i] === wanted[j] ? matchEnd(segments, i + 1, wanted, j + 1) : undefined;
+  return next;
 }
 
 /** The sentence an error message gives for a blocked entry. */
