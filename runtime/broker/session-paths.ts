@@ -4,7 +4,7 @@ import { checkBareRepositoryWrites, resolveForWrite, resolveReadablePath, resolv
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
-import { namesBareRepositoryEntry } from '../../src/path-guard/bare-repository.js';
+import { namesBareRepositoryEntry, rootRepositoryIsHosts } from '../../src/path-guard/bare-repository.js';
 import { createSessionGuardFs } from './session-guard-fs.js';
 import { withRepositoryWriteTurn } from './repository-write-lock.js';
 import { repositoryHooksEntries } from './repo-hooks.js';
@@ -53,7 +53,8 @@ export class SessionPaths {
    */
   async writeExclusively<T>(change: { writes: readonly CheckedPath[]; deletes?: readonly CheckedPath[] }, work: () => Promise<T>): Promise<T> {
     const paths = [...change.writes, ...(change.deletes ?? [])];
-    if (!paths.some((p) => namesBareRepositoryEntry(p, this.scope.workspaceRoot, this.flavour))) return work();
+    const rootIsHosts = rootRepositoryIsHosts(this.scope.blocklist);
+    if (!paths.some((p) => namesBareRepositoryEntry(p, this.scope.workspaceRoot, this.flavour, rootIsHosts))) return work();
     return withRepositoryWriteTurn(async () => {
       checkBareRepositoryWrites(change.writes, this.scope, this.flavour, this.#fs);
       return work();

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, rmSync, statfsSync, type BigIntStats, type Dirent } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { isBareRepositoryCodeEntry, isBareRepositoryLayout } from '../../src/path-guard/bare-repository.js';
-import { blockedEntryMatcher, foldForDeny, type BlockedEntry } from '../../src/path-guard/blocklist.js';
+import { isBareRepositoryCodeEntry, isBareRepositoryLayout, layoutRuleSkips, rootRepositoryIsHosts } from '../../src/path-guard/bare-repository.js';
+import { blockedEntryMatcher, type BlockedEntry } from '../../src/path-guard/blocklist.js';
 import { EMPTY_DIR_SIGNATURE, type BlockedSnapshot } from '../../src/sandbox/blocked-changes.js';
 import { mayTrustUnchangedCtime } from '../../src/sandbox/ctime-trust.js';
 
@@ -36,6 +36,7 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
   const topListings = new Map<string, Map<string, Dirent>>();
   const excludedSet = new Set(excluded);
   const blockedEntryOf = blockedEntryMatcher(workspaceRoot, posix, list);
+  const rootIsHosts = rootRepositoryIsHosts(list);
   for (const path of excluded) {
     const stat = lstatOrUndefined(path);
     if (stat) paths.set(path, signatureOf(path, stat));
@@ -55,11 +56,11 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
     if (dir === workspaceRoot || posix.dirname(dir) === workspaceRoot) topListings.set(dir, new Map(entries.map((e) => [e.name, e])));
     // The entry's type comes with the directory read (never following a symlink, as lstat); only a blocked path
     // needs the lstat its signature is made of.
-    // An embedded bare repository below the root (one under a .git is the name-based list's): its code entries are
-    // blocked paths too. The workspace root itself is the host's, like its own .git/config.
+    // An embedded bare repository (the same rule as the file tools': a .git itself and the repositories under a
+    // .git/modules or .git/worktrees are the name-based list's, the workspace root the host's unless the list says
+    // otherwise): its code entries are blocked paths too.
     // (Most directories have no HEAD: they cost one pass over their entries, nothing allocated.)
-    const bare = dir !== workspaceRoot && entries.some((e) => e.name === 'HEAD') && !isUnderGitDirectory(dir, workspaceRoot)
-      && isBareRepositoryLayout(entries.map((e) => e.name));
+    const bare = entries.some((e) => e.name === 'HEAD') && layoutRuleApplies(dir, workspaceRoot, rootIsHosts) && isBareRepositoryLayout(entries.map((e) => e.name));
     for (const entry of entries) {
       const path = posix.join(dir, entry.name);
       if (excludedSet.has(path)) continue;
@@ -72,9 +73,9 @@ export function scanBlocked(workspaceRoot: string, list: readonly BlockedEntry[]
   return { paths, truncated: false, topListings };
 }
 
-/** Whether `dir` lies inside a `.git` directory below the workspace root. */
-function isUnderGitDirectory(dir: string, workspaceRoot: string): boolean {
-  return posix.relative(workspaceRoot, dir).split('/').some((segment) => foldForDeny(segment) === '.git');
+/** Whether the embedded-bare-repository rule looks at `dir` (see layoutRuleSkips). */
+function layoutRuleApplies(dir: string, workspaceRoot: string, rootIsHosts: boolean): boolean {
+  return dir === workspaceRoot ? !rootIsHosts : !layoutRuleSkips(posix.relative(workspaceRoot, dir).split('/'));
 }
 
 /** Removes what a command created at a blocked path; returns whether it is gone. */

@@ -1,5 +1,5 @@
 import type { PlatformPath } from 'node:path';
-import { foldForDeny } from './blocklist.js';
+import { DEFAULT_BLOCKLIST, foldForDeny, type BlockedEntry } from './blocklist.js';
 
 /**
  * An embedded bare repository: git takes a directory holding `HEAD`, `objects` and `refs` as a repository of its
@@ -34,12 +34,36 @@ export function isBareRepositoryCodeEntry(name: string): boolean {
 }
 
 /**
+ * Whether the layout rule leaves a directory (its segments below the workspace root, at least one) to the name-based
+ * list: a directory named exactly `.git` (the list's rows cover what git runs there), and the repositories the
+ * `.git/modules/…` and `.git/worktrees/…` of a repository hold (the top repository's are the host's, like its
+ * `.git/config`; a nested one's are blocked whole by the list). Anything else below a `.git` (`x/.git/inner`, a
+ * `.GIT` on a case-sensitive disk, which git does not take for `.git`) is a directory like any other.
+ */
+export function layoutRuleSkips(segments: readonly string[]): boolean {
+  if (segments.at(-1) === '.git') return true;
+  for (let k = 0; k + 2 < segments.length; k += 1) {
+    if (segments[k] === '.git' && (segments[k + 1] === 'modules' || segments[k + 1] === 'worktrees')) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the workspace root's own repository is the host's, so that the layout rule leaves the root alone: unless
+ * the list blocks `.git/config` at the root too (a child session rooted below its parent's root, where the list's
+ * `nested` entries became `any`; a host that blocks even its own repository's config).
+ */
+export function rootRepositoryIsHosts(list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): boolean {
+  return !list.some((entry) => entry.depth === 'any' && entry.only === undefined && entry.segments.length === 2 && foldForDeny(entry.segments[0]!) === '.git' && foldForDeny(entry.segments[1]!) === 'config');
+}
+
+/**
  * Why a write of `target` (a canonical path) would feed an embedded bare repository below `workspaceRoot`, or
  * undefined: an entry git runs code from (`config`, `hooks/…`) in a directory that holds HEAD, objects and refs, or
  * the marker that completes that layout (it is not there yet) in a directory that already holds such an entry.
  * `present(dir, name)` says whether `dir/name` exists; `planned` are the canonical paths the same change writes,
- * counted as present.
- * The workspace root and directories under a `.git` are left to the name-based list (as in the sandbox's walk).
+ * counted as present. The directories {@link layoutRuleSkips} names are left to the name-based list, and so is the
+ * workspace root while `rootIsHosts` (see {@link rootRepositoryIsHosts}), as in the sandbox's walk.
  * Only a target naming a marker or a code entry costs a `present` call.
  */
 export function bareRepositoryWriteRefusal(
@@ -48,8 +72,9 @@ export function bareRepositoryWriteRefusal(
   flavour: PlatformPath,
   present: (dir: string, name: string) => boolean,
   planned: readonly string[] = [],
+  rootIsHosts = true,
 ): string | undefined {
-  for (const { dir, name, codeEntry } of repositoryEntriesNamed(target, workspaceRoot, flavour)) {
+  for (const { dir, name, codeEntry } of repositoryEntriesNamed(target, workspaceRoot, flavour, rootIsHosts)) {
     const entry = foldForDeny(name);
     // A marker that is there already completes nothing: writing inside an existing repository's objects is not new.
     if (!codeEntry && present(dir, name)) continue;
@@ -69,16 +94,19 @@ export function bareRepositoryWriteRefusal(
  * (not under a `.git`): the writes {@link bareRepositoryWriteRefusal} looks at the disk for, and so the ones whose
  * check must not interleave with another such write's.
  */
-export function namesBareRepositoryEntry(target: string, workspaceRoot: string, flavour: PlatformPath): boolean {
-  return !repositoryEntriesNamed(target, workspaceRoot, flavour).next().done;
+export function namesBareRepositoryEntry(target: string, workspaceRoot: string, flavour: PlatformPath, rootIsHosts = true): boolean {
+  return !repositoryEntriesNamed(target, workspaceRoot, flavour, rootIsHosts).next().done;
 }
 
-/** Each directory below the root on `target`'s way whose next segment is a marker or a code entry, nearest the root first. */
-function* repositoryEntriesNamed(target: string, workspaceRoot: string, flavour: PlatformPath): Generator<{ dir: string; name: string; codeEntry: boolean }> {
+/**
+ * Each directory on `target`'s way below the root (the root too unless `rootIsHosts`), other than those
+ * {@link layoutRuleSkips} names, whose next segment is a marker or a code entry, nearest the root first.
+ */
+function* repositoryEntriesNamed(target: string, workspaceRoot: string, flavour: PlatformPath, rootIsHosts: boolean): Generator<{ dir: string; name: string; codeEntry: boolean }> {
   const segments = segmentsBelow(target, workspaceRoot, flavour);
   if (segments === undefined) return;
-  for (let depth = 1; depth < segments.length; depth += 1) {
-    if (foldForDeny(segments[depth - 1]!) === '.git') return;
+  for (let depth = rootIsHosts ? 1 : 0; depth < segments.length; depth += 1) {
+    if (depth > 0 && layoutRuleSkips(segments.slice(0, depth))) continue;
     const name = segments[depth]!;
     const codeEntry = BARE_REPOSITORY_CODE_ENTRIES.has(foldForDeny(name));
     if (codeEntry || FOLDED_MARKERS.includes(foldForDeny(name))) yield { dir: flavour.join(workspaceRoot, ...segments.slice(0, depth)), name, codeEntry };

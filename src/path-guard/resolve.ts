@@ -1,6 +1,6 @@
 import type { PlatformPath } from 'node:path';
 import { ToolwardenError } from '../errors.js';
-import { bareRepositoryWriteRefusal } from './bare-repository.js';
+import { bareRepositoryWriteRefusal, rootRepositoryIsHosts } from './bare-repository.js';
 import { canonicalizePath } from './canonicalize.js';
 import { findBlockedSegment, findExcludedPath, findReadOnlyRoot, isMagicPath } from './deny-rules.js';
 import { toAbsolutePath } from './input.js';
@@ -71,8 +71,9 @@ export function resolveForWrite(input: unknown, scope: PathScope, flavour: Platf
  */
 export function checkBareRepositoryWrites(targets: readonly string[], scope: PathScope, flavour: PlatformPath, fs: GuardFs, input?: string): void {
   const present = (dir: string, name: string): boolean => fs.lstat(flavour.join(dir, name)) !== undefined;
+  const rootIsHosts = rootRepositoryIsHosts(scope.blocklist);
   for (const target of targets) {
-    const rule = bareRepositoryWriteRefusal(target, scope.workspaceRoot, flavour, present, targets);
+    const rule = bareRepositoryWriteRefusal(target, scope.workspaceRoot, flavour, present, targets, rootIsHosts);
     if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input === undefined ? target : `${input} (${target})`} is not writable: ${rule}`);
   }
 }

@@ -81,6 +81,28 @@ describe('file tools and embedded bare repositories', () => {
     }
   });
 
+  // Attacker pass: below a .git is not the .git itself, and a child rooted below its parent's root has no host's root.
+  it.each(['y/.git/inner', 'x/.GIT/inner'])('write_file cannot build a repository with its config at %s', async (dir) => {
+    const codes = [];
+    for (const [file, content] of [['HEAD', 'ref: refs/heads/main\n'], ['objects/info/packs', ''], ['refs/heads/main', ''], ['config', FSMONITOR]]) {
+      codes.push((await s.call('write_file', { path: `${dir}/${file}`, content })).code ?? 'ok');
+    }
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'BLOCKED_PATH']);
+    expect(fs.existsSync(ws.at(`${dir}/config`))).toBe(false);
+  });
+
+  it("a child rooted at a directory of its parent's workspace cannot make that directory a repository with a config", async () => {
+    fs.mkdirSync(ws.at('kid'));
+    const child = await s.attenuate({ workspaceRoot: ws.at('kid') });
+    const codes = [];
+    for (const [file, content] of [['HEAD', 'ref: refs/heads/main\n'], ['objects/info/packs', ''], ['refs/heads/main', ''], ['config', FSMONITOR]]) {
+      codes.push((await child.call('write_file', { path: file, content })).code ?? 'ok');
+    }
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'BLOCKED_PATH']);
+    expect(fs.existsSync(ws.at('kid/config'))).toBe(false);
+    await child.close();
+  });
+
   it('near miss: apply_patch may build a layout without anything git runs', async () => {
     const patch = patchOf(['fresh/HEAD', 'ref: refs/heads/main'], ['fresh/objects/info/packs', ''], ['fresh/refs/heads/main', ''], ['fresh/description', 'x']);
     expect((await s.call('apply_patch', { patch })).isError).toBeUndefined();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bareRepositoryWriteRefusal, BARE_REPOSITORY_CODE_ENTRIES, namesBareRepositoryEntry } from '../../src/path-guard/bare-repository.js';
+import { bareRepositoryWriteRefusal, BARE_REPOSITORY_CODE_ENTRIES, layoutRuleSkips, namesBareRepositoryEntry, rootRepositoryIsHosts } from '../../src/path-guard/bare-repository.js';
 import { resolveForWrite, type PathScope } from '../../src/path-guard/index.js';
 import { createNodeGuardFs } from '../../runtime/fs/index.js';
 import { createTempTree, removeTempTree, type TreeEntry } from './temp-tree.js';
@@ -21,8 +21,8 @@ function diskOf(files: readonly string[], caseInsensitive = false): (dir: string
   return (dir, name) => existing.has(key(path.posix.join(dir, name)));
 }
 
-const refusal = (target: string, files: readonly string[], planned: readonly string[] = [], caseInsensitive = false): string | undefined =>
-  bareRepositoryWriteRefusal(path.posix.join(ROOT, target), ROOT, path.posix, diskOf(files, caseInsensitive), planned.map((p) => path.posix.join(ROOT, p)));
+const refusal = (target: string, files: readonly string[], planned: readonly string[] = [], caseInsensitive = false, rootIsHosts = true): string | undefined =>
+  bareRepositoryWriteRefusal(path.posix.join(ROOT, target), ROOT, path.posix, diskOf(files, caseInsensitive), planned.map((p) => path.posix.join(ROOT, p)), rootIsHosts);
 
 describe('bareRepositoryWriteRefusal: the attack rows', () => {
   it.each([
@@ -41,8 +41,26 @@ describe('bareRepositoryWriteRefusal: the attack rows', () => {
     ['a commondir beside HEAD', 'sub/commondir', ['sub/HEAD']],
     ['HEAD beside a commondir', 'sub/HEAD', ['sub/commondir']],
     ['config beside HEAD and a commondir', 'sub/config', ['sub/HEAD', 'sub/commondir']],
+    // Below a .git is not the .git itself (attacker pass): git takes y/.git/inner for a repository when it runs
+    // there, and a .GIT on a case-sensitive disk is no .git to git at all.
+    ['a repository below a nested .git', 'y/.git/inner/config', ['y/.git/inner/HEAD', 'y/.git/inner/objects/o', 'y/.git/inner/refs/r']],
+    ['a repository below a .GIT', 'x/.GIT/inner/hooks/post-checkout', ['x/.GIT/inner/HEAD', 'x/.GIT/inner/objects/o', 'x/.GIT/inner/refs/r']],
+    ['a .GIT laid out as a repository', 'x/.GIT/config', ['x/.GIT/HEAD', 'x/.GIT/objects/o', 'x/.GIT/refs/r']],
+    ["a repository in the top .git's objects", '.git/objects/config', ['.git/objects/HEAD', '.git/objects/objects/o', '.git/objects/refs/r']],
+    ['the refs completing a layout below a .git', 'y/.git/inner/refs/heads/main', ['y/.git/inner/HEAD', 'y/.git/inner/objects/o', 'y/.git/inner/config']],
   ])('%s is refused', (_name, target, files) => {
     expect(refusal(target, files)).toMatch(/embedded bare repository/);
+  });
+
+  // A child session rooted at sub/ of its parent's workspace: its root is no host's (the list blocks .git/config
+  // there too), so the rule looks at the root as at any directory.
+  it.each([
+    ['config', ['HEAD', 'objects/o', 'refs/r']],
+    ['refs/heads/main', ['HEAD', 'objects/o', 'config']],
+    ['commondir', ['HEAD']],
+  ])('at the root of a session rooted below its host, %s is refused', (target, files) => {
+    expect(refusal(target, files, [], false, false)).toMatch(/embedded bare repository/);
+    expect(refusal(target, files)).toBeUndefined();
   });
 
   it('a change set writing the whole layout and its config at once is refused, whatever its order', () => {
@@ -63,6 +81,9 @@ describe('bareRepositoryWriteRefusal: the near misses', () => {
     ['a path outside the workspace', '../elsewhere/config', ['../elsewhere/HEAD']],
     ['a file named like a code entry, deeper', 'sub/src/config', LAYOUT],
     ['a commondir with no HEAD', 'sub/commondir', ['sub/objects/x']],
+    ["the top repository's submodule repository (the host's, like .git/config)", '.git/modules/lib/config', ['.git/modules/lib/HEAD', '.git/modules/lib/objects/o', '.git/modules/lib/refs/r']],
+    ["the top repository's worktree entry", '.git/worktrees/w/config.worktree', ['.git/worktrees/w/HEAD', '.git/worktrees/w/commondir']],
+    ['a nested submodule of a submodule', '.git/modules/a/modules/b/config', ['.git/modules/a/modules/b/HEAD', '.git/modules/a/modules/b/objects/o', '.git/modules/a/modules/b/refs/r']],
   ])('%s is allowed', (_name, target, files) => {
     expect(refusal(target, files)).toBeUndefined();
   });
@@ -79,7 +100,10 @@ describe('bareRepositoryWriteRefusal: the near misses', () => {
 describe('bareRepositoryWriteRefusal: the invariant over generated write sequences', () => {
   // Few directories and mostly the names that matter, so that generated sequences do build layouts.
   const names = ['HEAD', 'objects/x', 'refs/r', 'config', 'hooks/pre-commit', 'commondir', 'worktrees/w', 'modules/m', 'description', 'CONFIG', 'head'];
-  const dirs = ['sub', 'sub/inner', '.git'];
+  const dirs = ['sub', 'sub/inner', '.git', 'y/.git/inner', 'x/.GIT', '.git/modules/m'];
+  // The directories the rule leaves to the name-based list, written out: a .git itself and the repositories under a
+  // .git/modules or .git/worktrees.
+  const leftToTheList = (dir: string): boolean => dir === '.git' || dir.endsWith('/.git') || /(^|\/)\.git\/(modules|worktrees)\/./.test(dir);
   const write = fc.record({ dir: fc.constantFrom(...dirs), name: fc.constantFrom(...names) });
   it.each([
     ['a case-sensitive disk', false],
@@ -92,7 +116,7 @@ describe('bareRepositoryWriteRefusal: the invariant over generated write sequenc
           const target = `${dir}/${name}`;
           if (refusal(target, files, [], caseInsensitive) === undefined) files.push(target);
         }
-        for (const dir of dirs.filter((d) => !d.split('/').includes('.git'))) {
+        for (const dir of dirs.filter((d) => !leftToTheList(d))) {
           const entries = new Set(files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1).split('/')[0]!));
           const folded = new Set([...entries].map((e) => e.toLowerCase()));
           // git's own test, written out: HEAD, with objects and refs or with a commondir.
@@ -106,6 +130,23 @@ describe('bareRepositoryWriteRefusal: the invariant over generated write sequenc
       }),
       { numRuns: 1000, seed: 20261203 },
     );
+  });
+});
+
+describe('which directories the layout rule leaves to the name-based list', () => {
+  it.each([
+    [['.git'], true], [['sub', '.git'], true], [['.git', 'modules', 'lib'], true], [['.git', 'modules', 'a', 'b'], true],
+    [['sub', '.git', 'worktrees', 'w'], true],
+    [['.git', 'objects'], false], [['y', '.git', 'inner'], false], [['x', '.GIT'], false], [['x', '.GIT', 'inner'], false],
+    [['.git', 'modules'], false], [['sub'], false], [['.GIT', 'modules', 'lib'], false],
+  ] as [string[], boolean][])('%j: %s', (segments, skipped) => {
+    expect(layoutRuleSkips(segments)).toBe(skipped);
+  });
+
+  it('takes the root for the host\'s unless the list blocks .git/config at any depth', () => {
+    expect(rootRepositoryIsHosts()).toBe(true);
+    expect(rootRepositoryIsHosts([{ segments: ['.GIT', 'Config'], depth: 'any', why: 'child root' }])).toBe(false);
+    expect(rootRepositoryIsHosts([{ segments: ['.git', 'config'], depth: 'nested', why: 'default' }])).toBe(true);
   });
 });
 

@@ -123,6 +123,33 @@ describe('scanBlocked: an embedded bare repository', () => {
     expect(diffBlockedSnapshots(before, scan(tree))).toEqual([]);
   });
 
+  // Below a .git is not the .git itself (attacker pass), nor is a .GIT on a case-sensitive disk.
+  it.each(['y/.git/inner', 'x/.GIT/inner', '.git/objects'])('attack: a repository made at %s is seen', (dir) => {
+    const before = scan(tree);
+    mkdirSync(tree.at(`${dir}/objects`), { recursive: true });
+    mkdirSync(tree.at(`${dir}/refs`));
+    writeFileSync(tree.at(`${dir}/HEAD`), 'ref: refs/heads/main');
+    writeFileSync(tree.at(`${dir}/config`), '[core] fsmonitor = evil');
+    expect(diffBlockedSnapshots(before, scan(tree))).toEqual([{ path: tree.at(`${dir}/config`), change: 'created' }]);
+  });
+
+  it('attack: at the root of a session rooted below its host (the list blocks .git/config there), the root is looked at too', () => {
+    const childList = DEFAULT_BLOCKLIST.map((entry) => (entry.depth === 'nested' ? { ...entry, depth: 'any' as const } : entry));
+    const before = scanBlocked(tree.at('app'), childList, []);
+    mkdirSync(tree.at('app/objects'));
+    writeFileSync(tree.at('app/config'), '[core] fsmonitor = evil');
+    expect(diffBlockedSnapshots(before, scanBlocked(tree.at('app'), childList, []))).toEqual([{ path: tree.at('app/config'), change: 'created' }]);
+    // A session of the host's rooted there leaves its own root alone, like its own .git/config.
+    expect([...scanBlocked(tree.at('app'), DEFAULT_BLOCKLIST, []).paths.keys()]).not.toContain(tree.at('app/config'));
+  });
+
+  it("near miss: the top repository's submodule repository under .git/modules is the host's", () => {
+    for (const sub of ['objects', 'refs']) mkdirSync(tree.at(`.git/modules/lib/${sub}`), { recursive: true });
+    writeFileSync(tree.at('.git/modules/lib/HEAD'), 'ref: refs/heads/main');
+    writeFileSync(tree.at('.git/modules/lib/config'), '[core]');
+    expect([...scan(tree).paths.keys()].filter((p) => p.includes('.git/modules/lib/config'))).toEqual([]);
+  });
+
   it('near miss: a nested .git directory is left to the name-based list (its HEAD, objects and refs are expected)', () => {
     mkdirSync(tree.at('sub/.git/objects'), { recursive: true });
     mkdirSync(tree.at('sub/.git/refs'));
