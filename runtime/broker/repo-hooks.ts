@@ -1,17 +1,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configuredHooksEntries, parseHooksPath } from '../../src/path-guard/hooks-path.js';
+import { configuredHooksEntries, parseCoreValue, parseHooksPath } from '../../src/path-guard/hooks-path.js';
 import type { BlockedEntry } from '../../src/path-guard/index.js';
 
 const MAX_CONFIG_BYTES = 1 << 20;
 const MAX_LEVELS = 128;
+/** Directories of `.git/modules` read at most for submodule repositories (names may hold slashes, modules nest). */
+const MAX_MODULE_DIRS = 256;
 
 /**
  * The blocklist entries for the hooks directory git uses in the repository holding `workspaceRoot`, read when a
  * session opens: `core.hooksPath` from the system, global, repository and worktree config (the last one set wins,
  * as in git). `.git/hooks` itself is on the default list; this covers repositories that point hooks elsewhere
- * (`.githooks`, husky). A missing or unreadable file counts as unset.
+ * (`.githooks`, husky), and each submodule repository under its `.git/modules` whose own config sets one (relative
+ * to the submodule's work tree, its `core.worktree`). A missing or unreadable file counts as unset.
  */
 export function repositoryHooksEntries(workspaceRoot: string, home: string = os.homedir()): BlockedEntry[] {
   const repo = findRepository(workspaceRoot);
@@ -19,7 +22,16 @@ export function repositoryHooksEntries(workspaceRoot: string, home: string = os.
   const files = ['/etc/gitconfig', path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig'), ...(repo?.configFiles ?? [])];
   let hooksPath: string | undefined;
   for (const file of files) hooksPath = readHooksPath(file) ?? hooksPath;
-  return hooksPath === undefined ? [] : configuredHooksEntries(hooksPath, repo?.top ?? workspaceRoot, workspaceRoot, home, path);
+  const entries = hooksPath === undefined ? [] : configuredHooksEntries(hooksPath, repo?.top ?? workspaceRoot, workspaceRoot, home, path);
+  // A submodule that sets none inherits the system or global one, whose entry (matched at any depth) covers it too.
+  for (const gitDir of repo?.commonDir === undefined ? [] : submoduleGitDirs(repo.commonDir)) {
+    let own: string | undefined;
+    for (const file of [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')]) own = readHooksPath(file) ?? own;
+    if (own === undefined) continue;
+    const worktree = parseCoreValue(readSmall(path.join(gitDir, 'config')) ?? '', 'worktree');
+    entries.push(...configuredHooksEntries(own, worktree === undefined ? workspaceRoot : path.resolve(gitDir, worktree), workspaceRoot, home, path));
+  }
+  return entries;
 }
 
 interface Repository {
@@ -27,6 +39,31 @@ interface Repository {
   top: string;
   /** The repository's config files in git's order: the common config, then the worktree's own. */
   configFiles: string[];
+  /** The git directory shared by its worktrees, which holds `modules/`; unknown for a `.git` file naming none. */
+  commonDir?: string;
+}
+
+/**
+ * The submodule repositories under `commonDir/modules` (a directory holding `HEAD` and `config`), their own
+ * submodules under their `modules/` too, breadth-first, bounded by MAX_MODULE_DIRS directories read.
+ */
+function submoduleGitDirs(commonDir: string): string[] {
+  const found: string[] = [];
+  const queue = [path.join(commonDir, 'modules')];
+  for (let read = 0; queue.length > 0 && read < MAX_MODULE_DIRS; read += 1) {
+    const dir = queue.shift()!;
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const isRepository = names.some((e) => e.name === 'HEAD') && names.some((e) => e.name === 'config' && e.isFile());
+    if (isRepository) found.push(dir);
+    const below = isRepository ? names.filter((e) => e.name === 'modules') : names;
+    for (const entry of below) if (entry.isDirectory()) queue.push(path.join(dir, entry.name));
+  }
+  return found;
 }
 
 function findRepository(start: string): Repository | undefined {
@@ -34,7 +71,7 @@ function findRepository(start: string): Repository | undefined {
   for (let level = 0; level < MAX_LEVELS; level += 1) {
     const dotGit = path.join(dir, '.git');
     const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return { top: dir, configFiles: [path.join(dotGit, 'config'), path.join(dotGit, 'config.worktree')] };
+    if (stat?.isDirectory()) return { top: dir, commonDir: dotGit, configFiles: [path.join(dotGit, 'config'), path.join(dotGit, 'config.worktree')] };
     if (stat?.isFile()) return linkedRepository(dir, dotGit);
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
@@ -50,7 +87,7 @@ function linkedRepository(top: string, dotGitFile: string): Repository {
   const gitDir = path.resolve(top, gitdir);
   const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
   const commonDir = common ? path.resolve(gitDir, common) : gitDir;
-  return { top, configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
+  return { top, commonDir, configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
 }
 
 // Every session opening reads the same few config files: each is parsed again only when its inode, size, mtime or

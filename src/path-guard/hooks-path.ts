@@ -20,6 +20,11 @@ const WHY = 'the repository\'s core.hooksPath: git runs the hooks there as code'
  * a trailing backslash continues the line. Includes (`include.path`) are not followed.
  */
 export function parseHooksPath(configText: string): string | undefined {
+  return parseCoreValue(configText, 'hookspath');
+}
+
+/** The last value a git config file gives `core.<key>` (`key` lower-case), read as {@link parseHooksPath} reads it. */
+export function parseCoreValue(configText: string, key: string): string | undefined {
   let section = '';
   let found: string | undefined;
   for (const raw of logicalLines(configText)) {
@@ -35,7 +40,7 @@ export function parseHooksPath(configText: string): string | undefined {
     }
     if (section !== 'core') continue;
     const match = /^([A-Za-z][A-Za-z0-9-]*)[ \t]*(?:=(.*))?$/s.exec(rest);
-    if (match === null || match[1]!.toLowerCase() !== 'hookspath') continue;
+    if (match === null || match[1]!.toLowerCase() !== key) continue;
     found = match[2] === undefined ? undefined : unquote(match[2]);
   }
   return found === '' ? undefined : found;

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryHooksEntries } from '../../runtime/broker/repo-hooks.js';
+import { SessionPaths } from '../../runtime/broker/session-paths.js';
+import { makeCapability } from '../helpers/capability.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // The config files are read through a cache keyed by inode, size and mtime: a changed setting must be seen by the
@@ -40,3 +42,45 @@ describe('repositoryHooksEntries', () => {
     expect(segments()).toEqual([['.local-hooks']]);
   });
 });
+
+// A submodule's repository lives in the superproject's .git/modules/<name>, whose config (the host's, like the top
+// .git/config) may name a hooks directory of its own: git runs the hooks there when it works in the submodule.
+describe('repositoryHooksEntries and submodules', () => {
+  let top: TempTree;
+  let upstream: TempTree;
+  let home: TempTree;
+  const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home.root, GIT_CONFIG_NOSYSTEM: '1' } });
+  beforeAll(() => {
+    home = makeTempTree('tw-subhooks-home');
+    upstream = makeTempTree('tw-subhooks-up', { 'a.txt': 'a\n' });
+    top = makeTempTree('tw-subhooks-top', { 'README': 'x\n' });
+    git(upstream.root, 'init', '-q');
+    git(upstream.root, 'add', '.');
+    git(upstream.root, 'commit', '-qm', 'up');
+    git(top.root, 'init', '-q');
+    git(top.root, 'submodule', '-q', 'add', upstream.root, 'libs/lib');
+    git(top.at('libs/lib'), 'submodule', '-q', 'add', upstream.root, 'inner');
+  });
+  afterAll(() => {
+    for (const tree of [top, upstream, home]) tree.cleanup();
+  });
+  const segments = (): string[][] => repositoryHooksEntries(top.root, home.root).map((e) => [...e.segments]);
+
+  it("blocks a submodule's configured hooks directory, relative to the submodule's work tree", () => {
+    expect(segments()).toEqual([]);
+    git(top.at('libs/lib'), 'config', 'core.hooksPath', '.githooks');
+    expect(segments()).toEqual([['libs', 'lib', '.githooks']]);
+  });
+
+  it("so a session's file tools cannot write a hook there, and may write beside it", () => {
+    const paths = new SessionPaths(makeCapability({ workspaceRoot: top.root, readRoots: [], excludedPaths: ['.git'] }));
+    expect(() => paths.writable('libs/lib/.githooks/post-checkout', 'other')).toThrowError(expect.objectContaining({ code: 'BLOCKED_PATH' }));
+    expect(() => paths.writable('libs/lib/a.txt', 'other')).not.toThrow();
+  });
+
+  it("and a submodule's own submodule's", () => {
+    git(top.at('libs/lib/inner'), 'config', 'core.hooksPath', 'hooks-dir');
+    expect(segments()).toEqual(expect.arrayContaining([['libs', 'lib', '.githooks'], ['libs', 'lib', 'inner', 'hooks-dir']]));
+  });
+});
+
