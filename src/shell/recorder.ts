@@ -137,7 +137,8 @@ export class Recorder {
       }
       if (reached.has(lookup.path)) continue;
       reached.add(lookup.path);
-      const kind = leaves === undefined ? undefined : fs.kind(lookup.path) === 'dir' ? 'directory' : 'other';
+      // A directory there at check time counts only while no earlier command of the line may have replaced it.
+      const kind = leaves === undefined ? undefined : fs.kind(lookup.path) === 'dir' && !this.overlay.mayHaveChanged(lookup.path) ? 'directory' : 'other';
       this.accesses.push({ path, mode, cwd, command, resolved: lookup.path, ...(kind === undefined ? {} : { kind }) });
       if (mode === 'write' && this.ctx.fs.kind(lookup.path) === null) this.overlay.markMade(lookup.path);
       // The top repository's config is what makes git safe to run (see foreignRepository): a shell write there asks.

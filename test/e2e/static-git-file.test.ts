@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   ws?.cleanup();
-  ws = makeTempTree('tw-static-gitfile', { 'gd/HEAD': 'ref: refs/heads/main\n', 'gitdir.txt': 'gitdir: ../gd\n', 'sub/a.txt': 'a\n', 'tree/x.txt': 'x\n', 'wt/.git': 'gitdir: ../gd\n', 'wt/a.txt': 'a\n' });
+  ws = makeTempTree('tw-static-gitfile', { 'gd/HEAD': 'ref: refs/heads/main\n', 'gitdir.txt': 'gitdir: ../gd\n', 'sub/a.txt': 'a\n', 'tree/x.txt': 'x\n', 'wt/.git': 'gitdir: ../gd\n', 'wt/a.txt': 'a\n', 'old/.git/HEAD': 'ref: refs/heads/main\n' });
   s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off', excludedPaths: [] });
 });
 
@@ -40,11 +40,14 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a symlink named by its target', 'cd sub && ln -s ../gd/.git'],
     ['a case variant', 'echo "gitdir: ../gd" > sub/.GIT'],
     ['a copied tree that holds a .git file', 'cp -r wt copy'],
+    ['a redirect where an earlier command removed the .git directory', 'rm -rf old/.git && echo "gitdir: ../gd" > old/.git'],
+    ['a redirect where an earlier command moved the .git directory away', 'mv old/.git old/x && echo "gitdir: ../gd" > old/.git'],
   ])('refuses %s: %s', async (_name, command) => {
     const result = await s.call('bash', { command });
     expect(result, result.content[0]?.text).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
-    for (const p of ['sub/.git', 'sub/.GIT', '.git', 'tree/.git', 'copy']) expect(fs.existsSync(ws.at(p)), p).toBe(false);
+    for (const p of ['sub/.git', 'sub/.GIT', '.git', 'tree/.git', 'copy', 'old/x']) expect(fs.existsSync(ws.at(p)), p).toBe(false);
     expect(fs.existsSync(ws.at('gitdir.txt'))).toBe(true);
+    expect(fs.statSync(ws.at('old/.git')).isDirectory()).toBe(true);
   });
 
   it.each([
@@ -53,6 +56,7 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a file in a nested .git directory', 'mkdir -p sub/.git && echo "ref: refs/heads/main" > sub/.git/HEAD', 'sub/.git/HEAD'],
     ['a .gitignore', 'echo dist > .gitignore', '.gitignore'],
     ['a copy of a directory as .git', 'cp -r tree sub/.git', 'sub/.git/x.txt'],
+    ['a redirect into an existing .git directory fails harmlessly', 'echo x > old/.git || true', 'old/.git/HEAD'],
   ])('near miss: allows %s', async (_name, command, made) => {
     const result = await s.call('bash', { command });
     expect(result.isError, result.content[0]?.text).toBeUndefined();
