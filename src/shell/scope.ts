@@ -79,7 +79,7 @@ export class Scope {
     const rec = this.rec;
     return {
       read: (word) => rec.access(word, 'read', cwds, text),
-      write: (word, leaves) => rec.access(word, 'write', cwds, text, true, leaves),
+      write: (word, leaves = 'file') => rec.access(word, 'write', cwds, text, true, leaves === 'any' ? undefined : 'file'),
       walk: (word, mode = 'read') => rec.walk(word, mode, cwds, text),
       remove: (word, recursive) => rec.removal(word, recursive, cwds, text),
       unresolved: (word, reason, kind) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason, kind),

@@ -40,12 +40,20 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a symlink named by its target', 'cd sub && ln -s ../gd/.git'],
     ['a case variant', 'echo "gitdir: ../gd" > sub/.GIT'],
     ['a copied tree that holds a .git file', 'cp -r wt copy'],
+    // Every writer leaves a file unless it says otherwise (attacker pass: these had no kind).
+    ['sort -o', "sort -o sub/.git - <<< 'gitdir: ../gd'"],
+    ['uniq', 'uniq gitdir.txt sub/.git'],
+    ['dd of=', 'dd if=gitdir.txt of=sub/.git'],
+    ['a sed w command', "echo 'gitdir: ../gd' | sed -n 'w sub/.git'"],
+    ['a sed s///w flag', "echo 'gitdir: ../gd' | sed -n 's/x/y/w sub/.git'"],
+    ['a backup name', "echo 'gitdir: ../gd' > sub/.g && cp -b -S it sub/a.txt sub/.g"],
+    ['time -o', 'time -o sub/.git true'],
     ['a redirect where an earlier command removed the .git directory', 'rm -rf old/.git && echo "gitdir: ../gd" > old/.git'],
     ['a redirect where an earlier command moved the .git directory away', 'mv old/.git old/x && echo "gitdir: ../gd" > old/.git'],
   ])('refuses %s: %s', async (_name, command) => {
     const result = await s.call('bash', { command });
     expect(result, result.content[0]?.text).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
-    for (const p of ['sub/.git', 'sub/.GIT', '.git', 'tree/.git', 'copy', 'old/x']) expect(fs.existsSync(ws.at(p)), p).toBe(false);
+    for (const p of ['sub/.git', 'sub/.GIT', '.git', 'tree/.git', 'copy', 'old/x', 'sub/.g']) expect(fs.existsSync(ws.at(p)), p).toBe(false);
     expect(fs.existsSync(ws.at('gitdir.txt'))).toBe(true);
     expect(fs.statSync(ws.at('old/.git')).isDirectory()).toBe(true);
   });
@@ -57,6 +65,10 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a .gitignore', 'echo dist > .gitignore', '.gitignore'],
     ['a copy of a directory as .git', 'cp -r tree sub/.git', 'sub/.git/x.txt'],
     ['a redirect into an existing .git directory fails harmlessly', 'echo x > old/.git || true', 'old/.git/HEAD'],
+    ['a file named .git-keep', 'mkdir -p src && touch src/.git-keep', 'src/.git-keep'],
+    ['a copy of a tree holding a .git directory', 'cp -r old old2', 'old2/.git/HEAD'],
+    ['touch of an existing .git directory', 'touch old/.git', 'old/.git/HEAD'],
+    ['sort with a temporary directory named .git', 'mkdir -p t/.git && sort -T t/.git gitdir.txt', 't/.git'],
   ])('near miss: allows %s', async (_name, command, made) => {
     const result = await s.call('bash', { command });
     expect(result.isError, result.content[0]?.text).toBeUndefined();

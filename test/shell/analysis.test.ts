@@ -32,7 +32,8 @@ describe('analyzeShellCommand', () => {
     ['touch out', 'out', 'other'],
     ['ln -s a out', 'out', 'other'],
     ['mkdir out', 'out', undefined],
-    ['sed -i s/a/b/ out', 'out', undefined],
+    ['sed -i s/a/b/ out', 'out', 'other'],
+    ['git init out', 'out', undefined],
   ])('%s leaves %s as %s', (command, path, kind) => {
     const writes = analyzeShellCommand(parser, command, fx.ctx).accesses.filter((a) => a.mode === 'write' && a.path === path);
     expect(writes.length).toBeGreaterThan(0);

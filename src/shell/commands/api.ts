@@ -8,8 +8,12 @@ export interface CommandApi {
   read(word: Word): void;
   /** The operand is a tree the command walks following symlinks (`grep -R`, `find -L`): every link met is read too. */
   walk(word: Word, mode?: 'read' | 'write'): void;
-  /** The operand is a file the command creates or changes; `leaves: 'file'` when what it leaves there is no directory. */
-  write(word: Word, leaves?: 'file'): void;
+  /**
+   * The operand is a file the command creates or changes. What it leaves there is a file (or link, or fifo) unless
+   * a directory stands there already; `leaves: 'any'` for a write that may make a directory (`mkdir`, a copy's
+   * destination, `git init DIR`).
+   */
+  write(word: Word, leaves?: 'file' | 'any'): void;
   /** The operand is removed (rm, rmdir, find -delete, the source of mv): a write, checked for dangerous targets. */
   remove(word: Word, recursive: boolean): void;
   /**

@@ -55,7 +55,8 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln', spec: OptionSpec = COPY_SPECS
       else if (hard) api.write(word);
       else api.read(word);
     }
-    for (const word of destination) api.write(word);
+    // The placements say what lands there (a file, a link, a tree); the destination itself may be a directory.
+    for (const word of destination) api.write(word, 'any');
     // A backup renames what was at the destination to NAME + suffix (`cp -b -S rc a .bash` makes .bashrc).
     if (hasOption(parsed, 'b', 'backup', 'S', 'suffix')) {
       const suffix = optionValues(parsed, 'S', 'suffix')[0]?.value ?? '~';
@@ -100,7 +101,8 @@ function linkTarget(api: CommandApi, target: Word, destination: Word[], intoDire
 /** sort: operands are read; `-o FILE` is written, `-T DIR` holds temporary files. */
 export const sortFiles: Extractor = (args, api) => {
   const parsed = parseKnown(args, { short: 'bcCdfghik:mMno:rRsS:t:T:uVz', long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'random-source=', 'reverse', 'sort=', 'version-sort', 'batch-size=', 'check?', 'compress-program=', 'debug', 'files0-from=', 'key=', 'merge', 'output=', 'stable', 'buffer-size=', 'field-separator=', 'temporary-directory=', 'parallel=', 'unique', 'zero-terminated'] }, api);
-  for (const word of optionValues(parsed, 'o', 'output', 'T', 'temporary-directory')) api.write(word);
+  for (const word of optionValues(parsed, 'o', 'output')) api.write(word);
+  for (const word of optionValues(parsed, 'T', 'temporary-directory')) api.write(word, 'any');
   for (const word of optionValues(parsed, 'files0-from', 'random-source')) api.read(word);
   if (hasOption(parsed, 'compress-program')) api.unresolved('--compress-program', 'sort runs the compress program, which is not checked');
   for (const word of parsed.operands) api.read(word);

@@ -51,7 +51,7 @@ export const gitFiles: Extractor = (args, outer) => {
     if (name === '-C' && value !== undefined) api = api.chdir(asWord(value));
     else if (name === '-c') checkConfig(api, value === undefined ? null : asWord(value));
     else if (name === '--git-dir' || name === '--work-tree' || name === '--config-env' || name === '--exec-path' || name === '--attr-source') {
-      if ((name === '--git-dir' || name === '--work-tree') && value !== undefined) api.write(asWord(value));
+      if ((name === '--git-dir' || name === '--work-tree') && value !== undefined) api.write(asWord(value), 'any');
       api.unresolved(word, `git ${name} points git at files or programs the check does not follow`);
     } else if (!GLOBAL_FLAGS.has(name) && !GLOBAL_VALUES.has(name)) api.unresolved(word, 'a git option the checker does not know', 'unknown');
   }
@@ -81,8 +81,8 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   const parsed = parseOptions(rest, { short: 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack='] });
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
-  else api.write(repo);
-  for (const word of optionValues(parsed, ...OUTPUT_OPTIONS, 'separate-git-dir', 'directory')) api.write(word);
+  else api.write(repo, 'any');
+  for (const word of optionValues(parsed, ...OUTPUT_OPTIONS, 'separate-git-dir', 'directory')) api.write(word, 'any');
   for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't')) api.read(word);
   if ((sub === 'diff' && rest.some((w) => w.value === '--no-index')) || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
@@ -94,7 +94,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   }
   if (sub === 'clone' || sub === 'init') {
     const target = sub === 'clone' ? parsed.operands[1] : parsed.operands[0];
-    if (target) api.write(target);
+    if (target) api.write(target, 'any');
     if (sub === 'clone' && parsed.operands[0]?.value?.startsWith('/')) api.read(parsed.operands[0]);
   }
   for (const word of rest) {
@@ -142,7 +142,7 @@ function treeWrite(sub: string, rest: Word[]): string | null {
 }
 
 function checkConfigCommand(rest: Word[], api: CommandApi): void {
-  api.write(syntheticWord('.'));
+  api.write(syntheticWord('.'), 'any');
   const parsed = parseOptions(rest, { short: 'f:e', long: ['file=', 'blob=', 'type=', 'default=', 'comment=', 'edit'] });
   for (const word of optionValues(parsed, 'f', 'file')) api.write(word);
   const key = parsed.operands[0];

@@ -18,8 +18,8 @@ export interface OperandRule extends OptionSpec {
   skipAll?: boolean;
   /** A leading operand may be a mode that looks like an option (`chmod -w,a+rwx FILE`). */
   modes?: boolean;
-  /** What the command leaves at a written operand that is not a directory already: a file (`touch`, `tee`). */
-  leaves?: 'file';
+  /** `any` when a written operand may become a directory (`mkdir`); otherwise a file (see CommandApi.write). */
+  leaves?: 'file' | 'any';
 }
 
 /** An extractor whose operands all share one access mode. */
@@ -60,7 +60,7 @@ export function checkOptionFiles(parsed: ParsedArgs, rule: Pick<OperandRule, 'fi
 }
 
 /** Reports one access in the given mode (`leaves`: see {@link CommandApi.write}). */
-export function access(api: CommandApi, mode: 'read' | 'write', word: Word, leaves?: 'file'): void {
+export function access(api: CommandApi, mode: 'read' | 'write', word: Word, leaves?: 'file' | 'any'): void {
   if (mode === 'read') api.read(word);
   else api.write(word, leaves);
 }
@@ -112,11 +112,11 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
 
 /** Commands whose operands are all written (created or changed), with every option they accept. */
 export const WRITERS: Readonly<Record<string, OperandRule>> = {
-  mkdir: { short: 'm:pvZ', long: ['mode=', 'parents', 'verbose', 'context?'] },
-  mkfifo: { short: 'm:Z', long: ['mode=', 'context?'], leaves: 'file' },
-  touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' }, leaves: 'file' },
-  tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'], leaves: 'file' },
-  truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' }, leaves: 'file' },
+  mkdir: { short: 'm:pvZ', long: ['mode=', 'parents', 'verbose', 'context?'], leaves: 'any' },
+  mkfifo: { short: 'm:Z', long: ['mode=', 'context?'] },
+  touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' } },
+  tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'] },
+  truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' } },
   chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true },
   chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']] },
   chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']] },
