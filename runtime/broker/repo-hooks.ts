@@ -24,7 +24,7 @@ export function repositoryHooksEntries(workspaceRoot: string, home: string = os.
   for (const file of files) hooksPath = readHooksPath(file) ?? hooksPath;
   const entries = hooksPath === undefined ? [] : configuredHooksEntries(hooksPath, repo?.top ?? workspaceRoot, workspaceRoot, home, path);
   // A submodule that sets none inherits the system or global one, whose entry (matched at any depth) covers it too.
-  for (const gitDir of repo?.commonDir === undefined ? [] : submoduleGitDirs(repo.commonDir)) {
+  for (const gitDir of submoduleGitDirs(repo?.moduleRoots ?? [])) {
     let own: string | undefined;
     for (const file of [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')]) own = readHooksPath(file) ?? own;
     if (own === undefined) continue;
@@ -39,17 +39,31 @@ interface Repository {
   top: string;
   /** The repository's config files in git's order: the common config, then the worktree's own. */
   configFiles: string[];
-  /** The git directory shared by its worktrees, which holds `modules/`; unknown for a `.git` file naming none. */
-  commonDir?: string;
+  /**
+   * Where its submodule repositories live: `modules/` of the git directory shared by its worktrees, of this
+   * worktree's own git directory (a linked worktree's submodules), and of every other worktree's.
+   */
+  moduleRoots: string[];
+}
+
+/** The `modules/` directories of a repository whose shared git directory is `commonDir` and own is `gitDir`. */
+function moduleRootsOf(commonDir: string, gitDir: string): string[] {
+  let worktrees: string[] = [];
+  try {
+    worktrees = fs.readdirSync(path.join(commonDir, 'worktrees')).map((name) => path.join(commonDir, 'worktrees', name));
+  } catch {
+    // no linked worktrees
+  }
+  return [...new Set([commonDir, gitDir, ...worktrees])].map((dir) => path.join(dir, 'modules'));
 }
 
 /**
- * The submodule repositories under `commonDir/modules` (a directory holding `HEAD` and `config`), their own
- * submodules under their `modules/` too, breadth-first, bounded by MAX_MODULE_DIRS directories read.
+ * The submodule repositories under `roots` (a directory holding `HEAD` and `config`), their own submodules under
+ * their `modules/` too, breadth-first, bounded by MAX_MODULE_DIRS directories read.
  */
-function submoduleGitDirs(commonDir: string): string[] {
+function submoduleGitDirs(roots: readonly string[]): string[] {
   const found: string[] = [];
-  const queue = [path.join(commonDir, 'modules')];
+  const queue = [...roots];
   for (let read = 0; queue.length > 0 && read < MAX_MODULE_DIRS; read += 1) {
     const dir = queue.shift()!;
     let names: fs.Dirent[];
@@ -71,7 +85,7 @@ function findRepository(start: string): Repository | undefined {
   for (let level = 0; level < MAX_LEVELS; level += 1) {
     const dotGit = path.join(dir, '.git');
     const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return { top: dir, commonDir: dotGit, configFiles: [path.join(dotGit, 'config'), path.join(dotGit, 'config.worktree')] };
+    if (stat?.isDirectory()) return { top: dir, moduleRoots: moduleRootsOf(dotGit, dotGit), configFiles: [path.join(dotGit, 'config'), path.join(dotGit, 'config.worktree')] };
     if (stat?.isFile()) return linkedRepository(dir, dotGit);
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
@@ -83,11 +97,11 @@ function findRepository(start: string): Repository | undefined {
 // A worktree or submodule: `.git` is a file naming the git directory; a worktree's shares its config (commondir).
 function linkedRepository(top: string, dotGitFile: string): Repository {
   const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGitFile) ?? '')?.[1];
-  if (gitdir === undefined) return { top, configFiles: [] };
+  if (gitdir === undefined) return { top, moduleRoots: [], configFiles: [] };
   const gitDir = path.resolve(top, gitdir);
   const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
   const commonDir = common ? path.resolve(gitDir, common) : gitDir;
-  return { top, commonDir, configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
+  return { top, moduleRoots: moduleRootsOf(commonDir, gitDir), configFiles: [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')] };
 }
 
 // Every session opening reads the same few config files: each is parsed again only when its inode, size, mtime or

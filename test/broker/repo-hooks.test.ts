@@ -61,8 +61,9 @@ describe('repositoryHooksEntries and submodules', () => {
     git(top.root, 'submodule', '-q', 'add', upstream.root, 'libs/lib');
     git(top.at('libs/lib'), 'submodule', '-q', 'add', upstream.root, 'inner');
   });
+  let linked: TempTree;
   afterAll(() => {
-    for (const tree of [top, upstream, home]) tree.cleanup();
+    for (const tree of [top, upstream, home, linked]) tree?.cleanup();
   });
   const segments = (): string[][] => repositoryHooksEntries(top.root, home.root).map((e) => [...e.segments]);
 
@@ -82,5 +83,15 @@ describe('repositoryHooksEntries and submodules', () => {
     git(top.at('libs/lib/inner'), 'config', 'core.hooksPath', 'hooks-dir');
     expect(segments()).toEqual(expect.arrayContaining([['libs', 'lib', '.githooks'], ['libs', 'lib', 'inner', 'hooks-dir']]));
   });
-});
 
+  // A linked worktree keeps its submodules' repositories in its own git directory (.git/worktrees/<wt>/modules).
+  it("blocks the hooks directory of a linked worktree's submodule", () => {
+    git(top.root, 'commit', '-qm', 'with submodule');
+    linked = makeTempTree('tw-subhooks-wt');
+    const wt = `${linked.root}/wt`;
+    git(top.root, 'worktree', 'add', '-q', wt);
+    git(wt, 'submodule', '-q', 'update', '--init');
+    git(`${wt}/libs/lib`, 'config', 'core.hooksPath', '.wthooks');
+    expect(repositoryHooksEntries(wt, home.root).map((e) => [...e.segments])).toContainEqual(['libs', 'lib', '.wthooks']);
+  });
+});
