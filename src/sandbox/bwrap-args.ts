@@ -75,11 +75,11 @@ export function withRlimits(argv: readonly string[], limits: SandboxLimits | und
   ];
 }
 
-/** The sandbox's private tmpfs directories: /tmp, and HOME unless it lies in the workspace or a read root. */
+/** The sandbox's private tmpfs directories: /tmp, /dev/shm, and HOME unless it lies in the workspace or a read root. */
 export function privateDirsOf(scope: SandboxScope, sys: SandboxSys): string[] {
   const home = scope.home ?? DEFAULT_SANDBOX_HOME;
   const mounted = [scope.workspaceRoot, ...scope.readRoots.filter((root) => sys.existing(root))];
-  return mounted.some((root) => isWithin(home, root)) ? ['/tmp'] : ['/tmp', home];
+  return mounted.some((root) => isWithin(home, root)) ? ['/tmp', '/dev/shm'] : ['/tmp', '/dev/shm', home];
 }
 
 /**

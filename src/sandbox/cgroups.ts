@@ -53,11 +53,11 @@ export function joinCgroupsArgv(procsFiles: readonly string[], argv: readonly st
 export const SANDBOX_MEMORY_ALLOWANCE_BYTES = 256 * 1024 * 1024;
 
 /**
- * A session's memory cap: one command's memory, its /tmp and HOME tmpfs (their pages count against the writer's
- * cgroup) and the sandbox's own processes. Its sandboxes together stay under it, however they map memory.
+ * A session's memory cap: one command's memory, its /tmp, /dev/shm and HOME tmpfs (their pages count against the
+ * writer's cgroup) and the sandbox's own processes. Its sandboxes together stay under it, however they map memory.
  */
 export function sessionMemoryCap(limits: { readonly commandMemoryBytes: number; readonly sandboxTmpBytes: number }): number {
-  return limits.commandMemoryBytes + 2 * limits.sandboxTmpBytes + SANDBOX_MEMORY_ALLOWANCE_BYTES;
+  return limits.commandMemoryBytes + 3 * limits.sandboxTmpBytes + SANDBOX_MEMORY_ALLOWANCE_BYTES;
 }
 
 /** The OOM kills a memory cgroup counted: the `oom_kill` line of v1's memory.oom_control or v2's memory.events. */

@@ -5,7 +5,8 @@ import { SECCOMP_FD, type SandboxFeatures, type SandboxSys } from './types.js';
 /**
  * The kernel-facing part of every bwrap layout toolwarden builds (commands and isolated tool processes): a private
  * /tmp tmpfs (capped at `tmpBytes` when given), a fresh /proc with its kernel knobs read-only and kernel memory
- * masked (see buildProcMounts), a minimal /dev, and no /sys (it is never mounted).
+ * masked (see buildProcMounts), a minimal /dev whose /dev/shm is a tmpfs of its own with the same cap (bwrap's
+ * /dev is an uncapped tmpfs, and shm_open writes there), and no /sys (it is never mounted).
  */
 export function buildKernelViewMounts(sys: SandboxSys, tmpBytes: number | undefined): MountOp[] {
   return [
@@ -13,6 +14,7 @@ export function buildKernelViewMounts(sys: SandboxSys, tmpBytes: number | undefi
     { dest: '/proc', args: ['--proc', '/proc'] },
     ...buildProcMounts(sys),
     { dest: '/dev', args: ['--dev', '/dev'] },
+    { dest: '/dev/shm', args: [...tmpfsSize(tmpBytes), '--tmpfs', '/dev/shm'] },
   ];
 }
 

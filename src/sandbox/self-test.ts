@@ -22,7 +22,7 @@ export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = 
   'no-new-privileges': 'NoNewPrivs is 1',
   'seccomp-active': 'a seccomp filter is installed',
   'memory-and-cpu-limits': "each process's private memory (RLIMIT_DATA) and CPU time (RLIMIT_CPU) limits are the configured ones",
-  'private-tmp-capped': 'the private /tmp (and HOME, where it has its own) is a tmpfs no larger than its cap',
+  'private-tmp-capped': 'the private /tmp and /dev/shm (and HOME, where it has its own) are each a tmpfs no larger than the cap',
   'resource-limits': "the process count limit is the configured one (RLIMIT_NPROC) and binds: for the host's root, whom RLIMIT_NPROC does not bind, a pids cgroup refuses forks past its pids.max",
   'zygote-memory-sealed': "a command cannot write its zygote's memory (/proc/<zygote>/mem), so it cannot make it spawn past the limits",
 });

@@ -18,6 +18,8 @@ const HOGS: [string, string, string][] = [
   // Written by python: the static check refuses dd's of=/tmp/... as outside the workspace before the sandbox runs it.
   ['a file filling /tmp past its cap', py("open('/tmp/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
   ['a file filling HOME past the cap', py("open('/tmp/home/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
+  // /dev/shm is a tmpfs too (attacker pass: uncapped, and kept from command to command in a zygote).
+  ['a file filling /dev/shm past the cap', py("open('/dev/shm/fill','wb').write(b'x' * (32 * 1024 * 1024))"), 'TMP_SPACE_LIMIT'],
   ['a memory hog', py('b = bytearray(2 * 1024 ** 3)'), 'MEMORY_LIMIT'],
   ['a node memory hog', `node -e "const a = []; for (let i = 0; i < 40; i++) a.push(Buffer.allocUnsafe(64 * 1024 * 1024))"`, 'MEMORY_LIMIT'],
   ['a CPU spinner', py('while True: pass'), 'CPU_LIMIT'],
@@ -27,12 +29,14 @@ const HOGS: [string, string, string][] = [
 // Forked by python: the static check asks about a shell loop's arithmetic ($((i+1))) when no approver is configured.
 const FORK_BOMB: [string, string, string] = ['a fork bomb', py("import subprocess; ps = [subprocess.Popen(['sleep', '5']) for _ in range(400)]"), 'COMMAND_PROCESS_LIMIT'];
 
-// 1.5 GiB written in 16 MiB chunks into a MAP_SHARED mapping, past the session cap (1 GiB + 2 x 8 MiB + 256 MiB),
+// 1.5 GiB written in 16 MiB chunks into a MAP_SHARED mapping, past the session cap (1 GiB + 3 x 8 MiB + 256 MiB),
 // fast enough to stay under the 1 s CPU limit.
 const SHARED_MEMORY_HOG: [string, string, string] = ['a shared-memory hog', py("import mmap; m = mmap.mmap(-1, 1536 * 1024 * 1024, flags=mmap.MAP_SHARED); c = b'x' * (16 * 1024 * 1024); [m.write(c) for _ in range(96)]"), 'MEMORY_LIMIT'];
 
 const WITHIN: [string, string][] = [
   ['a file within the /tmp cap', py("open('/tmp/ok','wb').write(b'x' * (4 * 1024 * 1024))")],
+  ['a file within the /dev/shm cap, which the next command does not see', py("open('/dev/shm/ok','wb').write(b'x' * (4 * 1024 * 1024)); print('wrote')")],
+  ['an empty /dev/shm', py("import os; print(sorted(os.listdir('/dev/shm')))")],
   ['an allocation within the memory limit', py('b = bytearray(200 * 1024 ** 2); print(len(b))')],
   ['a shared mapping within the session cap', py("import mmap; m = mmap.mmap(-1, 200 * 1024 * 1024, flags=mmap.MAP_SHARED); c = b'x' * (8 * 1024 * 1024); [m.write(c) for _ in range(25)]; print('ok')")],
   ['a short computation', py('print(sum(range(10 ** 6)))')],
@@ -79,5 +83,10 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
     const result = results[hogs.length + i];
     expect(result?.isError, result?.text).toBe(false);
     expect(result?.exitCode, result?.text).toBe(0);
+  });
+
+  it('empties /dev/shm between commands, as it does /tmp', () => {
+    const next = results[hogs.length + WITHIN.findIndex(([name]) => name === 'an empty /dev/shm')];
+    expect(next?.stdout, next?.text).toBe('[]\n');
   });
 });

@@ -51,7 +51,7 @@ describe('parseOomKills and sessionMemoryCap', () => {
   ])('%s', (_name, text, expected) => {
     expect(parseOomKills(text)).toBe(expected);
   });
-  it('is a command, its two tmpfs and 256 MiB for the sandbox', () => {
-    expect(sessionMemoryCap({ commandMemoryBytes: 1024, sandboxTmpBytes: 10 })).toBe(1044 + 256 * 1024 * 1024);
+  it('is a command, its three tmpfs (/tmp, /dev/shm, HOME) and 256 MiB for the sandbox', () => {
+    expect(sessionMemoryCap({ commandMemoryBytes: 1024, sandboxTmpBytes: 10 })).toBe(1054 + 256 * 1024 * 1024);
   });
 });
