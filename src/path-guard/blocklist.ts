@@ -85,12 +85,17 @@ export function findBlockedEntry(p: string, workspaceRoot: string, flavour: Plat
  * of the list.
  */
 export function blockedEntryMatcher(workspaceRoot: string, flavour: PlatformPath, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): (p: string, kind?: BlockedPathKind) => BlockedEntry | undefined {
-  const folded = list.map((entry) => ({ entry, wanted: entry.segments.map(foldForDeny), wild: entry.segments.includes('**') }));
+  const folded = list.map((entry) => {
+    const wanted = entry.segments.map(foldForDeny);
+    // A `**` entry matches only a path holding each of its other segments: most paths are ruled out by one of them.
+    return { entry, wanted, wild: wanted.includes('**'), needs: wanted.find((s) => s !== '**') };
+  });
   const workspaceDepth = splitPath(workspaceRoot, flavour).segments.length;
   return (p, kind = 'unknown') => {
     const segments = splitPath(p, flavour).segments.map(foldForDeny);
     const rootDepth = isInside(p, workspaceRoot, flavour) ? workspaceDepth : -1;
-    for (const { entry, wanted, wild } of folded) {
+    for (const { entry, wanted, wild, needs } of folded) {
+      if (wild && needs !== undefined && !segments.includes(needs)) continue;
       const endFrom = wild ? wildcardEnds(segments, wanted) : undefined;
       for (let i = 0; i < segments.length; i += 1) {
         const end = endFrom === undefined ? literalEnd(segments, i, wanted) : endFrom[i];
