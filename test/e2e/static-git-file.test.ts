@@ -48,6 +48,10 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a sed s///w flag', "echo 'gitdir: ../gd' | sed -n 's/x/y/w sub/.git'"],
     ['a backup name', "echo 'gitdir: ../gd' > sub/.g && cp -b -S it sub/a.txt sub/.g"],
     ['time -o', 'time -o sub/.git true'],
+    ['git log --output', "git log -1 --format='tformat:gitdir: ../gd' --output=sub/.git"],
+    ['git show --output after cd', "git -C sub show -s --pretty='tformat:gitdir: ../gd' --output=.git"],
+    ['git diff --output', 'git diff --no-index --output=sub/.git gitdir.txt sub/a.txt'],
+    ['git archive -o', 'git archive -o sub/.git HEAD'],
     ['a redirect where an earlier command removed the .git directory', 'rm -rf old/.git && echo "gitdir: ../gd" > old/.git'],
     ['a redirect where an earlier command moved the .git directory away', 'mv old/.git old/x && echo "gitdir: ../gd" > old/.git'],
   ])('refuses %s: %s', async (_name, command) => {
@@ -69,6 +73,7 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['a copy of a tree holding a .git directory', 'cp -r old old2', 'old2/.git/HEAD'],
     ['touch of an existing .git directory', 'touch old/.git', 'old/.git/HEAD'],
     ['sort with a temporary directory named .git', 'mkdir -p t/.git && sort -T t/.git gitdir.txt', 't/.git'],
+    ['chmod of a .git directory the line made', 'mkdir -p x/.git && chmod 700 x/.git', 'x/.git'],
   ])('near miss: allows %s', async (_name, command, made) => {
     const result = await s.call('bash', { command });
     expect(result.isError, result.content[0]?.text).toBeUndefined();

@@ -82,7 +82,10 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
   else api.write(repo, 'any');
-  for (const word of optionValues(parsed, ...OUTPUT_OPTIONS, 'separate-git-dir', 'directory')) api.write(word, 'any');
+  // `--output`/`-o` is a file (log, show, diff, archive), except format-patch's, a directory like the others here.
+  const directories = sub === 'format-patch' ? [...OUTPUT_OPTIONS, 'separate-git-dir', 'directory'] : ['output-directory', 'separate-git-dir', 'directory'];
+  for (const word of optionValues(parsed, ...OUTPUT_OPTIONS.filter((name) => !directories.includes(name)))) api.write(word);
+  for (const word of optionValues(parsed, ...directories)) api.write(word, 'any');
   for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't')) api.read(word);
   if ((sub === 'diff' && rest.some((w) => w.value === '--no-index')) || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
