@@ -5,15 +5,17 @@ import { SECCOMP_FD, type SandboxFeatures, type SandboxSys } from './types.js';
 /**
  * The kernel-facing part of every bwrap layout toolwarden builds (commands and isolated tool processes): a private
  * /tmp tmpfs (capped at `tmpBytes` when given), a fresh /proc with its kernel knobs read-only and kernel memory
- * masked (see buildProcMounts), a minimal /dev whose /dev/shm is a tmpfs of its own with the same cap (bwrap's
- * /dev is an uncapped tmpfs, and shm_open writes there), and no /sys (it is never mounted).
+ * masked (see buildProcMounts), a minimal read-only /dev whose /dev/shm is a tmpfs of its own with the same cap
+ * (shm_open writes there), and no /sys (it is never mounted).
  */
 export function buildKernelViewMounts(sys: SandboxSys, tmpBytes: number | undefined): MountOp[] {
   return [
     { dest: '/tmp', args: [...tmpfsSize(tmpBytes), '--tmpfs', '/tmp'] },
     { dest: '/proc', args: ['--proc', '/proc'] },
     ...buildProcMounts(sys),
-    { dest: '/dev', args: ['--dev', '/dev'] },
+    // Read-only: bwrap's /dev is a tmpfs of the host's default size, writable and kept for a zygote's commands. Its
+    // device nodes stay usable (a read-only mount does not stop writes to a device).
+    { dest: '/dev', args: ['--dev', '/dev', '--remount-ro', '/dev'] },
     { dest: '/dev/shm', args: [...tmpfsSize(tmpBytes), '--tmpfs', '/dev/shm'] },
   ];
 }

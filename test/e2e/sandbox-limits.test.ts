@@ -90,3 +90,27 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
     expect(next?.stdout, next?.text).toBe('[]\n');
   });
 });
+
+// bwrap's /dev is a tmpfs of the host's default size (attacker pass: 300 MiB written there, kept for a zygote's next
+// command): it is read-only, with its device nodes still usable and /dev/shm the capped tmpfs above.
+describe.each(DRIVER_USERS)('/dev in the sandbox as %s', (user) => {
+  let ws: TempTree;
+  let results: DriverResult[];
+  beforeAll(async () => {
+    ws = makeTempTree('tw-devro');
+    if (user === 'nobody') giveToNobody(ws.root);
+    results = await runSandboxed(user, ws.root, [py("open('/dev/fill','wb').write(b'x')"), `echo x > /dev/null && head -c 4 /dev/zero | wc -c && ${py("open('/dev/shm/x', 'wb').write(b'1')")} && echo ok`], { limits: LIMITS });
+  }, 60_000);
+  afterAll(() => ws.cleanup());
+
+  it('refuses a file written in /dev', () => {
+    expect(results[0]?.exitCode, results[0]?.text).not.toBe(0);
+    expect(results[0]?.text).toMatch(/Read-only file system/);
+  });
+
+  it('near miss: the device nodes and /dev/shm still work', () => {
+    expect(results[1]?.exitCode, results[1]?.text).toBe(0);
+    expect(results[1]?.stdout).toBe('4\nok\n');
+  });
+});
+
