@@ -22,7 +22,7 @@ export const SELF_TEST_PROPERTIES: Readonly<Record<SelfTestProperty, string>> = 
   'no-new-privileges': 'NoNewPrivs is 1',
   'seccomp-active': 'a seccomp filter is installed',
   'memory-and-cpu-limits': "each process's private memory (RLIMIT_DATA) and CPU time (RLIMIT_CPU) limits are the configured ones",
-  'private-tmp-capped': 'the private /tmp and /dev/shm (and HOME, where it has its own) are each a tmpfs no larger than the cap',
+  'private-tmp-capped': 'the private /tmp and /dev/shm (and HOME, where it has its own) are each a tmpfs no larger than the cap, and /dev itself takes no file',
   'resource-limits': "the process count limit is the configured one (RLIMIT_NPROC) and binds: for the host's root, whom RLIMIT_NPROC does not bind, a pids cgroup refuses forks past its pids.max",
   'zygote-memory-sealed': "a command cannot write its zygote's memory (/proc/<zygote>/mem), so it cannot make it spawn past the limits",
 });
@@ -102,10 +102,12 @@ function memoryAndCpuProbe(memoryBytes: number, cpuSeconds: number): readonly [S
   return ['memory-and-cpu-limits', `${data} && ${cpu}`, '$(grep -e "^Max data size" -e "^Max cpu time" /proc/self/limits | tr -s " " | tr "\\n" ";")'];
 }
 
-// Each private directory must be a tmpfs of its own whose size is the cap (rounded up to a page, as the kernel does).
+// Each private directory must be a tmpfs of its own whose size is the cap (rounded up to a page, as the kernel does),
+// and /dev (bwrap's, a tmpfs of the host's default size) must refuse a new file.
 function privateTmpProbe(dirs: readonly string[], tmpBytes: number): readonly [SelfTestProperty, string, string] {
   const limit = Math.ceil(tmpBytes / 4096) * 4096;
-  const test = dirs.map((dir) => `[ "$(stat -f -c %T ${quote(dir)} 2>/dev/null)" = tmpfs ] && [ "$(( $(stat -f -c '%b * %S' ${quote(dir)}) ))" -le ${limit} ]`).join(' && ');
+  const capped = dirs.map((dir) => `[ "$(stat -f -c %T ${quote(dir)} 2>/dev/null)" = tmpfs ] && [ "$(( $(stat -f -c '%b * %S' ${quote(dir)}) ))" -le ${limit} ]`);
+  const test = [...capped, '! (true > /dev/.toolwarden-probe) 2>/dev/null'].join(' && ');
   return ['private-tmp-capped', test, `$(stat -f -c '%n %T %b*%S' ${dirs.map(quote).join(' ')} 2>&1 | tr "\\n" ";")`];
 }
 
