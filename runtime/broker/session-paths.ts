@@ -48,8 +48,8 @@ export class SessionPaths {
    * Runs `work`, which writes `change.writes` and removes `change.deletes` (each passed {@link writable}), so that no
    * other write that could feed an embedded bare repository interleaves with it: when a path names a repository
    * marker or code entry, `work` waits for the process-wide turn, and the writes, each counted with the others as
-   * written, are checked again on the disk as the earlier holders left it (BLOCKED_PATH) before it starts. A delete takes the turn too,
-   * since a failed change puts back what it removed. Other changes run at once.
+   * written, are checked again on the disk as the earlier holders left it (BLOCKED_PATH) before it starts. A delete
+   * takes the turn too, since a failed change puts back what it removed. Other changes run at once.
    */
   async writeExclusively<T>(change: { writes: readonly CheckedPath[]; deletes?: readonly CheckedPath[] }, work: () => Promise<T>): Promise<T> {
     const paths = [...change.writes, ...(change.deletes ?? [])];

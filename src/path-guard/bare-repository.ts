@@ -90,8 +90,8 @@ export function bareRepositoryWriteRefusal(
 }
 
 /**
- * Whether a write of `target` names a repository marker or a code entry in some directory below `workspaceRoot`
- * (not under a `.git`): the writes {@link bareRepositoryWriteRefusal} looks at the disk for, and so the ones whose
+ * Whether a write of `target` names a repository marker or a code entry in a directory the layout rule looks at
+ * (below `workspaceRoot`, or the root itself unless `rootIsHosts`; not one {@link layoutRuleSkips} names): the writes {@link bareRepositoryWriteRefusal} looks at the disk for, and so the ones whose
  * check must not interleave with another such write's.
  */
 export function namesBareRepositoryEntry(target: string, workspaceRoot: string, flavour: PlatformPath, rootIsHosts = true): boolean {

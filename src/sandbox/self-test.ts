@@ -46,8 +46,9 @@ export interface SelfTestTargets {
   /** The RLIMIT_DATA (bytes) and RLIMIT_CPU (seconds; the hard limit one more) the sandbox sets, which the probe must see. */
   readonly memoryBytes: number;
   readonly cpuSeconds: number;
-  /** The size cap of each private tmpfs, and where they are mounted. @default private dirs ['/tmp'] */
+  /** The size cap of each private tmpfs. */
   readonly tmpBytes: number;
+  /** Where the private tmpfs are mounted. @default ['/tmp'] */
   readonly privateDirs?: readonly string[];
   /**
    * When the host runs as root (RLIMIT_NPROC does not bind it): the probe starts this many background processes,
