@@ -21,14 +21,14 @@ export function repositoryHooksEntries(workspaceRoot: string, home: string = os.
   const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
   const files = ['/etc/gitconfig', path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig'), ...(repo?.configFiles ?? [])];
   let hooksPath: string | undefined;
-  for (const file of files) hooksPath = readHooksPath(file) ?? hooksPath;
+  for (const file of files) hooksPath = readCoreSettings(file)?.hooksPath ?? hooksPath;
   const entries = hooksPath === undefined ? [] : configuredHooksEntries(hooksPath, repo?.top ?? workspaceRoot, workspaceRoot, home, path);
   // A submodule that sets none inherits the system or global one, whose entry (matched at any depth) covers it too.
   for (const gitDir of submoduleGitDirs(repo?.moduleRoots ?? [])) {
-    let own: string | undefined;
-    for (const file of [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')]) own = readHooksPath(file) ?? own;
+    const config = readCoreSettings(path.join(gitDir, 'config'));
+    const own = readCoreSettings(path.join(gitDir, 'config.worktree'))?.hooksPath ?? config?.hooksPath;
     if (own === undefined) continue;
-    const worktree = parseCoreValue(readSmall(path.join(gitDir, 'config')) ?? '', 'worktree');
+    const worktree = config?.worktree;
     entries.push(...configuredHooksEntries(own, worktree === undefined ? workspaceRoot : path.resolve(gitDir, worktree), workspaceRoot, home, path));
   }
   return entries;
@@ -106,20 +106,26 @@ function linkedRepository(top: string, dotGitFile: string): Repository {
 
 // Every session opening reads the same few config files: each is parsed again only when its inode, size, mtime or
 // ctime changed (ctime, which no user can set back, catches a rewrite whose mtime was restored with touch -r) (a stat instead of a read and a parse; the read and parse were most of the ~100 us this took per session).
-const parsed = new Map<string, { version: string; hooksPath: string | undefined }>();
+interface CoreSettings {
+  readonly hooksPath: string | undefined;
+  /** `core.worktree`: a submodule repository's work tree, relative to its git directory. */
+  readonly worktree: string | undefined;
+}
+const parsed = new Map<string, { version: string; settings: CoreSettings | undefined }>();
 const MAX_CACHED = 256;
 
-function readHooksPath(file: string): string | undefined {
+/** The core settings a config file gives; undefined when it is missing, unreadable or too big. */
+function readCoreSettings(file: string): CoreSettings | undefined {
   const stat = statFile(file);
   if (stat === undefined) return undefined;
   const version = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   const cached = parsed.get(file);
-  if (cached?.version === version) return cached.hooksPath;
+  if (cached?.version === version) return cached.settings;
   const text = readText(file);
-  const hooksPath = text === undefined ? undefined : parseHooksPath(text);
+  const settings = text === undefined ? undefined : { hooksPath: parseHooksPath(text), worktree: parseCoreValue(text, 'worktree') };
   if (parsed.size >= MAX_CACHED) parsed.delete(parsed.keys().next().value as string);
-  parsed.set(file, { version, hooksPath });
-  return hooksPath;
+  parsed.set(file, { version, settings });
+  return settings;
 }
 
 function statFile(file: string): fs.Stats | undefined {
