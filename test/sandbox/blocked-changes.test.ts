@@ -35,6 +35,13 @@ describe('topLevelStubs', () => {
   it('takes the list as a parameter', () => {
     expect(topLevelStubs('/w', () => false, () => false, [{ segments: ['.npmrc'], depth: 'any', why: 'test' }])).toEqual(['/w/.npmrc']);
   });
+
+  // A `**` entry names no one path: a stub would be a literal `**` directory (the walk finds such paths after).
+  it('makes no stub for an entry with **, even where its parent exists', () => {
+    const list = [{ segments: ['a', '**'], depth: 'any' as const, why: 'test' }, { segments: ['**', 'secrets'], depth: 'any' as const, why: 'test' }];
+    expect(topLevelStubs('/w', (p) => p === '/w/a', (p) => p === '/w/a', list)).toEqual([]);
+    expect(topLevelStubs('/w', (p) => p === '/w/.git', (p) => p === '/w/.git')).not.toContain('/w/.git/modules/**/hooks');
+  });
 });
 
 describe('scanBlocked on a real tree', () => {

@@ -72,6 +72,19 @@ describe.runIf(detection.available)('the self-test against real sandboxes', () =
     if (process.getuid?.() === 0) expect(failed).toEqual(expect.arrayContaining(['proc-sys-read-only', 'no-capabilities']));
   });
 
+  // Capped tmpfs on /tmp and /dev/shm, but bwrap's /dev left writable: the property must still fail, on /dev alone.
+  it('fails private-tmp-capped when /dev takes a file, and passes it once /dev is read-only', async () => {
+    const capped = { ...targets, privateDirs: ['/tmp', '/dev/shm'], tmpBytes: 1 << 24 };
+    const layout = (devReadOnly: boolean): string[] => ['--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', ...(devReadOnly ? ['--remount-ro', '/dev'] : []),
+      '--size', String(1 << 24), '--tmpfs', '/dev/shm', '--size', String(1 << 24), '--tmpfs', '/tmp', '--die-with-parent', '--', '/bin/sh', '-c', buildSelfTestScript(capped)];
+    const property = async (devReadOnly: boolean): Promise<SelfTestCheck | undefined> => {
+      const stdout = await new Promise<string>((resolve) => execFile(detection.path ?? 'bwrap', layout(devReadOnly), (_error, out) => resolve(out)));
+      return parseSelfTestOutput(stdout, capped).find((c) => c.property === 'private-tmp-capped');
+    };
+    expect((await property(false))?.passed).toBe(false);
+    expect((await property(true))?.passed).toBe(true);
+  });
+
   // As root RLIMIT_NPROC is set but does not bind: the probe must see forks refused, which only a pids cgroup does.
   it.runIf(process.getuid?.() === 0)('as root, fails resource-limits when the rlimit is set but no pids cgroup holds the sandbox', async () => {
     const probing = { ...targets, processCountProbe: 64 };
