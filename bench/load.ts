@@ -43,14 +43,17 @@ export async function runSessionLoad(sessions: readonly Session[], callsOf: (ind
   return outcome;
 }
 
-/** Runs `concurrency` loops of `perLoop` in-process operations at once; returns per-operation latencies and wall time. */
-export async function runInProcessLoad(concurrency: number, perLoop: number, operation: () => Promise<unknown>): Promise<{ latencies: number[]; wallMs: number }> {
+/**
+ * Runs `concurrency` loops of `perLoop` in-process operations at once (`operation` is given its loop's index);
+ * returns per-operation latencies and wall time.
+ */
+export async function runInProcessLoad(concurrency: number, perLoop: number, operation: (loop: number) => Promise<unknown>): Promise<{ latencies: number[]; wallMs: number }> {
   const latencies: number[] = [];
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
+  await Promise.all(Array.from({ length: concurrency }, async (_, loop) => {
     for (let i = 0; i < perLoop; i += 1) {
       const callStarted = performance.now();
-      await operation();
+      await operation(loop);
       latencies.push(performance.now() - callStarted);
     }
   }));

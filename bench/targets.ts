@@ -41,3 +41,15 @@ function checkTarget(text: string, measure: Target['measure'], actual: number, l
   const met = Number.isFinite(actual) && (kind === 'max' ? actual <= limit : actual >= limit);
   return { text, measure, actual, limit, kind, met };
 }
+
+/**
+ * Says whether a ratio target is within reach of the design at all on this machine: `ceiling` is the same work done
+ * the design's way with nothing of toolwarden's in between (see bench/baselines.ts), compared with the same
+ * `baseline`. The target stays as it is; the note only tells a miss the code can fix from one it cannot.
+ */
+export function ceilingNote(what: string, ceiling: Figure, baseline: Figure, goal: RatioGoal): string {
+  const ratio = ceiling.summary.p50 / baseline.summary.p50;
+  const reachable = goal.kind === 'max' ? ratio <= goal.limit : ratio >= goal.limit;
+  const verdict = reachable ? 'within reach of the design here' : 'beyond what the design reaches on this machine';
+  return `${what}: the design ceiling (${ceiling.label}) is ${ratio.toFixed(2)}x ${baseline.label}, so the ${goal.kind === 'max' ? '<=' : '>='} ${goal.limit}x target is ${verdict}`;
+}

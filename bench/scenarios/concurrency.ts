@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRuntime, type Runtime, type Session } from '../../runtime/index.js';
+import { startDesignCeiling } from '../baselines.js';
 import { createLoopDelayMonitor, RssPeak, runInProcessLoad, runSessionLoad, summarizeLoopDelay, type LoadCall, type LoadOutcome } from '../load.js';
 import { figureOf, sleep } from '../measure.js';
 import { single, summarize } from '../stats.js';
-import { absoluteRow, compareRow, infoRow } from '../targets.js';
+import { absoluteRow, ceilingNote, compareRow, infoRow, type RatioGoal } from '../targets.js';
 import type { Row } from '../types.js';
 import { makeWorkspace, textOfSize, type BenchWorkspace } from '../workspace.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
@@ -22,6 +23,8 @@ const MB = 1024 * 1024;
 const TOOLS = ['read_file', 'grep', 'write_file', 'bash'];
 // Few sessions make few calls: the read-only load gives each session more so a round has enough calls to time.
 const MIN_READS_PER_ROUND = 400;
+// Untimed reads per ceiling worker first, so its formatter is compiled as a session worker's is by its warm-up.
+const CEILING_WARMUP_READS = 5;
 
 async function runConcurrency(context: ScenarioContext): Promise<ScenarioOutcome> {
   const ws = makeWorkspace(context.scratch);
@@ -76,6 +79,7 @@ async function measureAt(runtime: Runtime, ws: BenchWorkspace, count: number, is
   const baselineRates: number[] = [];
   const readLatencies: number[] = [];
   const baselineLatencies: number[] = [];
+  const ceilingRates: number[] = [];
   const mixedRates: number[] = [];
   const mixed: LoadOutcome[] = [];
   let failures = warmup.failures;
@@ -92,6 +96,8 @@ async function measureAt(runtime: Runtime, ws: BenchWorkspace, count: number, is
       const inProcess = await runInProcessLoad(count, readsPerSession, () => fs.promises.readFile(absolute, 'utf8'));
       baselineRates.push((count * readsPerSession) / (inProcess.wallMs / 1000));
       baselineLatencies.push(...inProcess.latencies);
+      context.progress(`${count} sessions: round ${round + 1}/${sizes.loadRounds}, design ceiling`);
+      ceilingRates.push(await measureCeiling(count, readsPerSession, absolute));
       context.progress(`${count} sessions: round ${round + 1}/${sizes.loadRounds}, mixed load`);
       const rss = new RssPeak();
       loopDelay.enable();
@@ -109,8 +115,12 @@ async function measureAt(runtime: Runtime, ws: BenchWorkspace, count: number, is
   const mixedAll = mixed.flatMap((load) => [...load.latencies.values()].flat());
   const mixedReads = mixed.flatMap((load) => load.latencies.get('read_file') ?? []);
   const at = `${count} session${count === 1 ? '' : 's'}`;
+  const baselineRate = figureOf('in-process fs.promises.readFile, same concurrency', 'calls/s', baselineRates);
+  const ceilingRate = figureOf('design ceiling: sync reads, one formatting worker per session', 'calls/s', ceilingRates);
+  const rateGoal: RatioGoal | undefined = count === 64 ? { kind: 'min', limit: 1 } : undefined;
   const rows: Row[] = [
-    compareRow(`${at}: read_file calls/s`, figureOf('brokered read_file, aggregate', 'calls/s', readRates), figureOf('in-process fs.promises.readFile, same concurrency', 'calls/s', baselineRates), count === 64 ? { kind: 'min', limit: 1 } : undefined),
+    compareRow(`${at}: read_file calls/s`, figureOf('brokered read_file, aggregate', 'calls/s', readRates), baselineRate, rateGoal),
+    infoRow(`${at}: design ceiling calls/s`, ceilingRate, baselineRate),
     infoRow(`${at}: read_file latency, read-only load`, figureOf('brokered read_file', 'ms', readLatencies), figureOf('in-process fs.promises.readFile', 'ms', baselineLatencies)),
     infoRow(`${at}: mixed calls/s`, figureOf('mixed calls, aggregate', 'calls/s', mixedRates)),
     infoRow(`${at}: mixed call latency`, figureOf('every mixed call', 'ms', mixedAll)),
@@ -124,10 +134,26 @@ async function measureAt(runtime: Runtime, ws: BenchWorkspace, count: number, is
   return {
     rows,
     notes: [
+      ...(rateGoal ? [ceilingNote(`${at}: read_file calls/s`, ceilingRate, baselineRate, rateGoal)] : []),
       `${at}: opened in ${openSeconds.toFixed(1)} s; ${readsPerSession} read_file calls per session per round; mixed latency p50/p99 ms by tool: ${describeKinds(mixed)}`,
       ...failureNote.map((text) => `${at}: a failed call: ${text}`),
     ],
   };
+}
+
+/**
+ * The design's own limit at this concurrency, in calls/s: one bare formatting worker per session, the main thread
+ * reading (see startDesignCeiling). Its workers live only while it runs, so no RSS figure counts them.
+ */
+async function measureCeiling(count: number, readsPerLoop: number, file: string): Promise<number> {
+  const ceiling = await startDesignCeiling(count);
+  try {
+    await runInProcessLoad(count, CEILING_WARMUP_READS, (loop) => ceiling.read(file, loop));
+    const timed = await runInProcessLoad(count, readsPerLoop, (loop) => ceiling.read(file, loop));
+    return (count * readsPerLoop) / (timed.wallMs / 1000);
+  } finally {
+    await ceiling.close();
+  }
 }
 
 async function openSessions(runtime: Runtime, root: string, count: number): Promise<Session[]> {
