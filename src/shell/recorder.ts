@@ -250,7 +250,9 @@ export class Recorder {
     }
     const placed = this.placements(dest, posix.basename(kind === 'link' ? name : from.path), into, cwd, command);
     // The entry itself lands there: a `hooks` directory moved into a `.git` is refused there, a file as a `.git` too.
-    for (const at of placed) this.record(at, 'write', cwd, command, false, kind === 'file' || kind === 'link' ? 'file' : undefined);
+    // Only a directory standing there at check time is known to land as one: a source missing then is something an
+    // earlier command of the line made (a file as often as not), so it lands as a file.
+    for (const at of placed) this.record(at, 'write', cwd, command, false, kind === 'dir' ? undefined : 'file');
     if (kind === 'link') {
       const target = this.ctx.fs.readlink(from.path);
       if (target === null) this.unresolvedWord(name, command, `${from.path} is a link that cannot be read`);

@@ -54,6 +54,14 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['git archive -o', 'git archive -o sub/.git HEAD'],
     ['a redirect where an earlier command removed the .git directory', 'rm -rf old/.git && echo "gitdir: ../gd" > old/.git'],
     ['a redirect where an earlier command moved the .git directory away', 'mv old/.git old/x && echo "gitdir: ../gd" > old/.git'],
+    // A source the line itself made was not there at check time, so what it is was not known (attacker pass).
+    ['mv of a file the line made', "echo 'gitdir: ../gd' > f && mv f sub/.git"],
+    ['cp of a file the line made', "echo 'gitdir: ../gd' > f; cp f sub/.git"],
+    ['mv -T of a file touch made', 'touch f && mv -T f sub/.git'],
+    ['a hard link to a file the line made', 'touch g && ln -T g sub/.git'],
+    ['mv of a fifo the line made', 'mkfifo ff && mv ff sub/.git'],
+    ['mv of a file the line made in a directory it made', "mkdir -p d && echo 'gitdir: ../gd' > d/.gi && mv d/.gi sub/.git"],
+    ['mv of a file the line copied', 'cp gitdir.txt sub/ && mv sub/gitdir.txt sub/.git'],
   ])('refuses %s: %s', async (_name, command) => {
     const result = await s.call('bash', { command });
     expect(result, result.content[0]?.text).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
@@ -74,9 +82,29 @@ describe('the static check and a .git file or symlink (sandbox off)', () => {
     ['touch of an existing .git directory', 'touch old/.git', 'old/.git/HEAD'],
     ['sort with a temporary directory named .git', 'mkdir -p t/.git && sort -T t/.git gitdir.txt', 't/.git'],
     ['chmod of a .git directory the line made', 'mkdir -p x/.git && chmod 700 x/.git', 'x/.git'],
+    ['mv of a file the line made to an ordinary name', "echo 'notes' > f && mv f sub/notes.txt", 'sub/notes.txt'],
   ])('near miss: allows %s', async (_name, command, made) => {
     const result = await s.call('bash', { command });
     expect(result.isError, result.content[0]?.text).toBeUndefined();
     expect(fs.existsSync(ws.at(made))).toBe(true);
+  });
+});
+
+// Forms whose effect the check cannot model ask; with no approver the call fails and nothing lands (attacker pass).
+describe('forms the static check cannot place ask (sandbox off, no approver)', () => {
+  it.each([
+    ['git rm, then a file where the removed tree stood, moved to .git', "git rm -rq tree && echo 'gitdir: ../gd' > tree && mv tree sub/.git", 'sub/.git'],
+    ['git rm of the last file, then the emptied directory moved to .git', "git rm -q tree/x.txt && echo 'gitdir: ../gd' > tree && mv tree sub/.git", 'sub/.git'],
+    ['cp --parents planting a hook in a nested repository', 'mkdir -p hooks && echo "touch /tmp/x" > hooks/pre-commit && cp --parents hooks/pre-commit old/.git', 'old/.git/hooks/pre-commit'],
+    // ESC: a name of this workspace's own, since the copy would land beside the workspace, in the shared temp dir.
+    ['cp --parents replaying .. above the workspace', 'echo pwned > ESC && cd sub && cp --parents ../ESC ..', '../ESC'],
+  ])('%s: %s', async (_name, template, outside) => {
+    const escape = `esc-${ws.root.split('/').pop() ?? ''}`;
+    const [command, landed] = [template, outside].map((text) => text.replaceAll('ESC', escape)) as [string, string];
+    const result = await s.call('bash', { command });
+    expect(result.isError, result.content[0]?.text).toBe(true);
+    expect(result.code).toBe('APPROVAL_DENIED');
+    expect(fs.existsSync(ws.at(landed))).toBe(false);
+    expect(fs.existsSync(ws.at('hooks'))).toBe(false);
   });
 });

@@ -124,6 +124,25 @@ const CASES: Case[] = [
   ['git checkout -- .', 'ask', null],
   ['git checkout -b topic', 'allow', null],
   ['git init sub', 'ask', null],
+  // git rm removes its pathspecs (and directories it empties): a later command must not trust what stood there.
+  ['git rm -rq src/deep && echo x > src/deep && mv src/deep src/.git', 'ask', null],
+  ['git rm -q src/deep/f && mv src/deep src/.git', 'ask', null],
+  ['mv src/deep src/.git', 'allow', null],
+  ["git rm -q '*.txt'", 'ask', null],
+  ['git rm -q --pathspec-from-file=list', 'ask', null],
+  ['git rm -q a.txt', 'allow', null],
+  ['git rm --cached -q a.txt && echo x > a.txt', 'allow', null],
+  // cp --parents lands each source at DEST/SOURCE as written, `..` and all (attacker pass: modelled as DEST/name).
+  ['cp --parents a.txt src', 'ask', null],
+  ['cd src && cp --parents ../a.txt deep', 'ask', null],
+  ['cp a.txt src', 'allow', null],
+  // Commands that change the machine, not a file.
+  ["date -s '2001-01-01'", 'ask', null],
+  ['date --set=2001-01-01', 'ask', null],
+  ['date -u +%s', 'allow', null],
+  ['hostname evil', 'ask', null],
+  ['hostname -F a.txt', 'ask', null],
+  ['hostname -s', 'allow', null],
   // tar
   ['tar czf out.tgz src', 'allow', null],
   ['tar -czf /tmp/out.tgz src', 'deny', '/tmp/out.tgz'],

@@ -40,6 +40,9 @@ export function copyLike(kind: 'cp' | 'mv' | 'ln', spec: OptionSpec = COPY_SPECS
     const entry = kind === 'ln' && hasOption(parsed, 'n', 'no-dereference');
     const into = targets.length > 0 || sources.length > 1 ? 'yes' : hasOption(parsed, 'T', 'no-target-directory') ? 'no' : entry ? 'auto-entry' : 'auto';
     if (kind === 'ln' && symbolic && hasOption(parsed, 'r', 'relative')) api.unresolved('--relative', 'ln --relative rewrites the target from the working directory, which the check does not follow');
+    // GNU cp --parents lands each source at DEST/SOURCE as written, `..` segments replayed below DEST: not the
+    // DEST/NAME placement modelled here, so where it writes (a nested .git/hooks, or above the workspace) is not known.
+    if (kind === 'cp' && hasOption(parsed, 'parents')) api.unresolved('--parents', 'cp --parents recreates each source path under the destination, which the check does not follow');
     // What lands at the destination is worked out from the tree as it stands before this command changes it.
     for (const dest of destination) {
       for (const word of sources) {

@@ -1,7 +1,8 @@
+import { posix } from 'node:path';
 import type { Word } from '../words.js';
 import { syntheticWord, type CommandApi, type Extractor } from './api.js';
 import { copyLike } from './file-ops.js';
-import { optionValues, parseOptions, type OptionSpec } from './options.js';
+import { hasOption, optionValues, parseKnown, parseOptions, type OptionSpec } from './options.js';
 
 const READ_ONLY = new Set([
   'status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog',
@@ -23,6 +24,9 @@ const TREE_WRITERS = new Set([
 // Subcommands whose operands are all pathspecs (elsewhere only what follows `--` is).
 const PATHSPECS = new Set(['add', 'rm', 'blame', 'annotate', 'check-ignore', 'ls-files']);
 const GIT_MV: OptionSpec = { short: 'fknv', long: ['force', 'dry-run', 'verbose', 'sparse'] };
+const GIT_RM: OptionSpec = { short: 'fnqr', long: ['force', 'dry-run', 'quiet', 'cached', 'ignore-unmatch', 'sparse', 'pathspec-from-file=', 'pathspec-file-nul'] };
+// A pathspec git matches itself against the index (a glob, `:(magic)`): what it removes is not a path the check sees.
+const GIT_PATHSPEC_PATTERN = /^:|[*?[\\]/;
 // Configuration keys whose value is a command, a path git runs, or where hooks come from: never lifted by a rule.
 const RUNS_SOMETHING = /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|worktree|attributesfile|excludesfile)|alias\.|.*\.(command|cmd|helper|program|tool|textconv|process|clean|smudge|driver|path)$|diff\.external|sequence\.editor|credential\.|filter\.|gpg\.|include\.|includeif\.|protocol\.|uploadpack\.|receive\.|url\.|http\.|remote\.|pager\.|interactive\.|web\.|man\.|browser\.|instaweb\.|submodule\.|safe\.)/i;
 // Keys that change only how git formats or records, never what it runs or reads.
@@ -78,6 +82,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   const writes = TREE_WRITERS.has(sub) ? treeWrite(sub, rest) : null;
   if (writes !== null) api.unresolved(sub, `git ${sub} ${writes}, which the check cannot see, so it cannot prove they stay inside and off the blocklist`);
   if (sub === 'mv') copyLike('mv', GIT_MV)(rest, api);
+  if (sub === 'rm') removePathspecs(rest, api);
   const parsed = parseOptions(rest, { short: 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack='] });
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
@@ -104,6 +109,29 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
     if (word.value === '--') break;
     if (word.value === null) api.unresolved(word, `${word.reason}; git may read it as an option (--output, --exec...)`);
     if (word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_SHORT[sub]?.test(word.value) === true)) api.unresolved(word, `git ${sub} ${word.value} runs a program or opens an editor, which is not checked`);
+  }
+}
+
+/**
+ * git rm: each pathspec is removed from the working tree (unless `--cached` or `-n`), and so is every directory
+ * above it that the removal leaves empty, so a later command of the line must not trust what stood at any of them.
+ */
+function removePathspecs(rest: Word[], api: CommandApi): void {
+  const parsed = parseKnown(rest, GIT_RM, api);
+  if (hasOption(parsed, 'cached', 'n', 'dry-run')) return;
+  if (hasOption(parsed, 'pathspec-from-file')) {
+    api.unresolved('--pathspec-from-file', 'git rm removes the paths a file lists, which the check does not read');
+    return;
+  }
+  const recursive = hasOption(parsed, 'r');
+  for (const word of parsed.operands) {
+    if (word.value === null) continue;
+    if (GIT_PATHSPEC_PATTERN.test(word.value)) {
+      api.unresolved(word, 'git matches this pathspec against the index itself, so what it removes is not known');
+      continue;
+    }
+    api.remove(word, recursive);
+    for (let dir = posix.dirname(word.value); !['.', '/', '..'].includes(dir) && posix.basename(dir) !== '..'; dir = posix.dirname(dir)) api.remove(syntheticWord(dir), false);
   }
 }
 

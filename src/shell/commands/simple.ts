@@ -20,6 +20,11 @@ export interface OperandRule extends OptionSpec {
   modes?: boolean;
   /** `any` when a written operand may become a directory (`mkdir`) or is changed, never made (`chmod`); else a file. */
   leaves?: 'file' | 'any';
+  /**
+   * The forms that change the machine rather than a file (`date -s`, `hostname NAME`): any of `options`, or any
+   * operand when `operands`; such a command asks, with `reason`.
+   */
+  changesSystem?: { options: readonly string[]; operands?: boolean; reason: string };
 }
 
 /** An extractor whose operands all share one access mode. */
@@ -29,6 +34,7 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
     if (mode === 'none') return;
     const parsed = parseKnown(rule.modes === true ? modesAsOperands(args) : args, rule, api);
     checkOptionFiles(parsed, rule, api);
+    if (rule.changesSystem) checkSystemChange(parsed, rule.changesSystem, api);
     if (rule.skipAll === true) return;
     const skipped = parsed.options.some((o) => rule.scriptFrom?.includes(o.name)) ? 0 : (rule.skip ?? 0);
     const files = parsed.operands.slice(skipped);
@@ -39,6 +45,12 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
       else access(api, mode, word, rule.leaves);
     }
   };
+}
+
+function checkSystemChange(parsed: ParsedArgs, change: NonNullable<OperandRule['changesSystem']>, api: CommandApi): void {
+  const setting = parsed.options.find((o) => change.options.includes(o.name));
+  if (setting) api.unresolved(`${setting.name.length === 1 ? '-' : '--'}${setting.name}`, change.reason);
+  else if (change.operands === true && parsed.operands[0] !== undefined) api.unresolved(parsed.operands[0], change.reason);
 }
 
 // chmod reads `-w` and `-x,a+r` as modes, not options (GNU chmod collects them as the mode): such words become
@@ -105,8 +117,8 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
   readlink: { short: 'femnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero'] },
   b2sum: { short: 'bcl:tz', long: ['binary', 'length=', 'tag', 'text', 'zero', 'quiet', 'status', 'strict', 'warn', 'ignore-missing'] },
   cksum: { short: 'a:bl:tz', long: ['algorithm=', 'base64', 'length=', 'raw', 'tag', 'untagged', 'zero'] },
-  date: { short: 'd:f:I::r:R::s:uR', long: ['date=', 'debug', 'file=', 'iso-8601?', 'resolution', 'reference=', 'rfc-email', 'rfc-3339=', 'set=', 'utc', 'universal'], files: { f: 'read', file: 'read', r: 'read', reference: 'read' } },
-  hostname: { short: 'aAdfF:iIsy', long: ['alias', 'all-fqdns', 'domain', 'fqdn', 'long', 'file=', 'ip-address', 'all-ip-addresses', 'short', 'yp', 'nis'], files: { F: 'read', file: 'read' } },
+  date: { short: 'd:f:I::r:R::s:uR', long: ['date=', 'debug', 'file=', 'iso-8601?', 'resolution', 'reference=', 'rfc-email', 'rfc-3339=', 'set=', 'utc', 'universal'], files: { f: 'read', file: 'read', r: 'read', reference: 'read' }, changesSystem: { options: ['s', 'set'], reason: 'date --set changes the system clock' } },
+  hostname: { short: 'aAdfF:iIsy', long: ['alias', 'all-fqdns', 'domain', 'fqdn', 'long', 'file=', 'ip-address', 'all-ip-addresses', 'short', 'yp', 'nis'], files: { F: 'read', file: 'read' }, skipAll: true, changesSystem: { options: ['F', 'file'], operands: true, reason: 'hostname NAME (or -F FILE) sets the host name' } },
   numfmt: { short: 'd:z', long: ['debug', 'delimiter=', 'field=', 'format=', 'from=', 'from-unit=', 'grouping', 'header?', 'invalid=', 'padding=', 'round=', 'suffix=', 'to=', 'to-unit=', 'zero-terminated'], skipAll: true },
 };
 
