@@ -82,7 +82,7 @@ const WRITERS: CommandGen[] = [
   writer('mkfifo', [{ s: 'm', l: 'mode', v: () => '600' }]),
 ];
 
-const copyOpts: Opt[] = [{ s: 'r', l: 'recursive' }, { s: 'f', l: 'force' }, { s: 'v', l: 'verbose' }, { s: 'L', l: 'dereference' }, { s: 'P', l: 'no-dereference' }, { s: 'a', l: 'archive' }, { s: 't', l: 'target-directory', v: 'dir' }, { s: 'T', l: 'no-target-directory' }, { s: 'S', l: 'suffix', v: 'text' }, { l: 'backup', v: () => 'numbered' }];
+const copyOpts: Opt[] = [{ s: 'r', l: 'recursive' }, { l: 'parents' }, { s: 'f', l: 'force' }, { s: 'v', l: 'verbose' }, { s: 'L', l: 'dereference' }, { s: 'P', l: 'no-dereference' }, { s: 'a', l: 'archive' }, { s: 't', l: 'target-directory', v: 'dir' }, { s: 'T', l: 'no-target-directory' }, { s: 'S', l: 'suffix', v: 'text' }, { l: 'backup', v: () => 'numbered' }];
 
 const FILE_OPS: CommandGen[] = [
   { name: 'cp', weight: 4, benign: true, build: (g) => ['cp', ...renderOptions(g, 'cp', copyOpts, g.rng.int(0, 2)), g.read(), g.write()].join(' ') },
@@ -346,8 +346,8 @@ const LINE_EFFECTS: CommandGen[] = [
     benign: true,
     build: (g) =>
       either(g, 'effect:git-writer',
-        ['git checkout -b topic', 'git switch -c topic', 'git restore --staged a.txt', 'git reset -q HEAD^', 'git reset -q --soft HEAD^', 'git stash list', 'git mv a.txt c.txt', 'git status --short', 'git log --oneline -2', 'git diff HEAD^ --stat', 'git apply --check /dev/null'],
-        ['git checkout -- .', 'git checkout -q HEAD -- tracked-out && cat tracked-out/secret.txt', 'git restore .', 'git reset -q --hard', 'git stash -q', 'git stash -q && git stash pop -q', `git init -q ${g.write()}`,
+        ['git checkout -b topic', 'git switch -c topic', 'git rm -q --cached a.txt', 'git restore --staged a.txt', 'git reset -q HEAD^', 'git reset -q --soft HEAD^', 'git stash list', 'git mv a.txt c.txt', 'git status --short', 'git log --oneline -2', 'git diff HEAD^ --stat', 'git apply --check /dev/null'],
+        ['git checkout -- .', 'git rm -rq sub && echo x > sub && mv sub nested/.git', 'git checkout -q HEAD -- tracked-out && cat tracked-out/secret.txt', 'git restore .', 'git reset -q --hard', 'git stash -q', 'git stash -q && git stash pop -q', `git init -q ${g.write()}`,
           'git init -q n2', 'git clone -q nested n3', 'git worktree add -q wt2', `git mv a.txt ${g.write()}`, 'git mv a.txt .bashrc', 'git checkout -q HEAD~1', 'git switch -q --detach HEAD~1']),
   },
   {
