@@ -15,6 +15,7 @@ import { isLauncherRequest, type LauncherEvent } from '../../src/protocol/launch
 import { encodeFrame, FrameDecoder } from '../../src/protocol/zygote-frames.js';
 import { parseMountinfo } from '../../src/sandbox/mountinfo.js';
 import { makeNonDumpable } from './non-dumpable.js';
+import { createSysvIpcSweeper } from './sysv-ipc.js';
 
 const REAP_WAIT_MS = 500;
 
@@ -106,11 +107,17 @@ function openUp(path: string, device: number): void {
   for (const name of readdirSync(path)) openUp(`${path}/${name}`, device);
 }
 
+// Set before `ready` is sent, so before any command runs (see the end of this file).
+let sweepSysvIpc: () => void = () => undefined;
+
 const core = createLauncherCore({
   send,
   afterExit: reapOrphans,
   afterClosed: (open) => {
-    if (open === 0) emptyPrivateDirs();
+    if (open === 0) {
+      emptyPrivateDirs();
+      sweepSysvIpc();
+    }
   },
 });
 const decoder = new FrameDecoder();
@@ -150,4 +157,9 @@ process.on('uncaughtException', (error) => {
 // zygote still serves; the self-test's zygote-memory-sealed probe fails and the runtime does not use it.
 const unsealed = await makeNonDumpable();
 if (unsealed !== undefined) process.stderr.write(`toolwarden sandbox zygote: not sealed: ${unsealed}\n`);
+// Without koffi the zygote is not sealed either, so the self-test keeps the runtime from using it: each command then
+// gets a bwrap, and an IPC namespace, of its own.
+const sweeper = await createSysvIpcSweeper();
+if (typeof sweeper === 'string') process.stderr.write(`toolwarden sandbox zygote: ${sweeper}\n`);
+else sweepSysvIpc = sweeper;
 send({ type: 'ready' });
