@@ -3,7 +3,7 @@ import path from 'node:path';
 import { assertOk, figureOf, sampleInTurns } from '../measure.js';
 import { connectStdio, type StdioPeer } from '../mcp-client.js';
 import { repoPath } from '../paths.js';
-import { compareRow, infoRow } from '../targets.js';
+import { ceilingNote, compareRow, infoRow } from '../targets.js';
 import { makeWorkspace } from '../workspace.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
 
@@ -16,6 +16,8 @@ export const peer: Scenario = {
 
 const CLI = 'dist/cli/main.js';
 const PEER = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js';
+const SDK_FLOOR = 'bench/fixtures/sdk-floor-server.mjs';
+const TWICE_AS_FAST = { kind: 'max', limit: 0.5 } as const;
 
 async function runPeer(context: ScenarioContext): Promise<ScenarioOutcome> {
   const ws = makeWorkspace(context.scratch);
@@ -30,6 +32,9 @@ async function runPeer(context: ScenarioContext): Promise<ScenarioOutcome> {
     servers.push(tw);
     const fsServer = await connectStdio([repoPath(PEER), ws.root], ws.root);
     servers.push(fsServer);
+    // What any server on the SDK's Server costs over stdio: the same replies, made once, so no work per call.
+    const floor = await connectStdio([repoPath(SDK_FLOOR), file, dir], ws.root);
+    servers.push(floor);
     const call = async (server: StdioPeer, name: string, args: Record<string, unknown>): Promise<void> => {
       assertOk((await server.client.callTool({ name, arguments: args })) as { isError?: boolean });
     };
@@ -40,21 +45,32 @@ async function runPeer(context: ScenarioContext): Promise<ScenarioOutcome> {
         peerRead: () => call(fsServer, 'read_text_file', { path: file }),
         twList: () => call(tw, 'list_dir', { path: dir }),
         peerList: () => call(fsServer, 'list_directory', { path: dir }),
+        floorRead: () => call(floor, 'read', {}),
+        floorList: () => call(floor, 'list', {}),
         twPing: () => tw.client.ping(),
         peerPing: () => fsServer.client.ping(),
       },
       plan,
       (block) => context.progress(`stdio block ${block + 1}/${plan.blocks}`),
     );
+    const peerRead = figureOf('server-filesystem read_text_file', 'ms', samples.peerRead);
+    const peerList = figureOf('server-filesystem list_directory', 'ms', samples.peerList);
+    const floorRead = figureOf('SDK server floor: the same text, made once', 'ms', samples.floorRead);
+    const floorList = figureOf('SDK server floor: the same listing, made once', 'ms', samples.floorList);
     return {
       rows: [
-        compareRow('read_file 4 KiB over stdio', figureOf('toolwarden serve read_file', 'ms', samples.twRead), figureOf('server-filesystem read_text_file', 'ms', samples.peerRead), { kind: 'max', limit: 0.5 }),
-        compareRow('directory listing over stdio', figureOf('toolwarden serve list_dir', 'ms', samples.twList), figureOf('server-filesystem list_directory', 'ms', samples.peerList), { kind: 'max', limit: 0.5 }),
+        compareRow('read_file 4 KiB over stdio', figureOf('toolwarden serve read_file', 'ms', samples.twRead), peerRead, TWICE_AS_FAST),
+        infoRow('SDK server floor vs server-filesystem read', floorRead, peerRead),
+        compareRow('directory listing over stdio', figureOf('toolwarden serve list_dir', 'ms', samples.twList), peerList, TWICE_AS_FAST),
+        infoRow('SDK server floor vs server-filesystem listing', floorList, peerList),
         infoRow('bare stdio round trip (MCP ping)', figureOf('toolwarden serve ping', 'ms', samples.twPing), figureOf('server-filesystem ping', 'ms', samples.peerPing)),
       ],
       notes: [
         `same SDK Client, same absolute paths (a 4 KiB file; a directory of ${fs.readdirSync(dir).length} entries); ${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed calls per operation, taking turns`,
         'targets (issue 14): at least 2x faster on read_file and on listing (ratio <= 0.5)',
+        // The floor does no work at all; a brokered call adds at least a worker round trip and the read to it.
+        ceilingNote('read over stdio', floorRead, peerRead, TWICE_AS_FAST),
+        ceilingNote('listing over stdio', floorList, peerList, TWICE_AS_FAST),
       ],
     };
   } catch (error) {
