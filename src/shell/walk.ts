@@ -371,8 +371,9 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     if (n.type === 'unary_expression' && FILE_TESTS.has(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     if (node.children[0]?.type === '[') for (const o of operands) scope.rec.globWords(evaluateWord(o, scope.ctx.home, scope.bound), cwds, text);
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
-    // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v.
-    if (['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v'].includes(operator) && node.children[0]?.type === '[[') {
+    // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v; [ ] (the test builtin)
+    // the subscript of -v only.
+    if ((operator === '-v' || (['-eq', '-ne', '-lt', '-le', '-gt', '-ge'].includes(operator) && node.children[0]?.type === '[['))) {
       for (const o of operands) {
         const value = evaluateWord(o, scope.ctx.home, scope.bound)[0]?.value ?? null;
         if (value === null && operator !== '-v') checkArithmetic(scope, o, o.text);

@@ -131,12 +131,17 @@ export const checksumFiles: Extractor = (args, api) => {
 export const FILE_TESTS = new Set(['-e', '-f', '-d', '-r', '-w', '-x', '-s', '-L', '-h', '-b', '-c', '-p', '-S', '-g', '-u', '-k', '-O', '-G', '-N', '-a']);
 const FILE_COMPARISONS = new Set(['-nt', '-ot', '-ef']);
 
-/** test and `[`: the operand of a file test (`-f x`) and both sides of `-nt`/`-ot`/`-ef` are read. */
+/**
+ * test and `[`: the operand of a file test (`-f x`) and both sides of `-nt`/`-ot`/`-ef` are read; the operand of
+ * `-v` names a variable, whose array subscript bash evaluates (`-v 'a[$(cmd)]'` runs cmd), so one with a subscript,
+ * or only known at run time, asks.
+ */
 export const testFiles: Extractor = (args, api) => {
   const words = args[args.length - 1]?.value === ']' ? args.slice(0, -1) : args;
   words.forEach((word, i) => {
     const previous = words[i - 1]?.value;
     const next = words[i + 1]?.value;
+    if (previous === '-v' && (word.value === null || word.value.includes('['))) api.unresolved(word, 'test -v evaluates the array subscript of the name, which may run code');
     if ((previous !== undefined && previous !== null && FILE_TESTS.has(previous) && words.length > 1) || (next && FILE_COMPARISONS.has(next)) || (previous && FILE_COMPARISONS.has(previous))) {
       access(api, 'read', word as Word);
     }

@@ -103,7 +103,19 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   if (sub === 'clone' || sub === 'init') {
     const target = sub === 'clone' ? parsed.operands[1] : parsed.operands[0];
     if (target) api.write(target, 'any');
-    if (sub === 'clone' && parsed.operands[0]?.value?.startsWith('/')) api.read(parsed.operands[0]);
+    const source = sub === 'clone' && parsed.operands[0] ? localRepository(parsed.operands[0]) : undefined;
+    if (source) api.read(source);
+  }
+  // A local repository named on the command line is a path like any other: pushed to, it is written; fetched or
+  // pulled from, read; made a remote's URL, written (a later push goes there).
+  if (sub === 'push' || sub === 'fetch' || sub === 'pull') {
+    const repository = parsed.operands[0] ? localRepository(parsed.operands[0]) : undefined;
+    if (repository) (sub === 'push' ? api.write(repository, 'any') : api.read(repository));
+  }
+  if (sub === 'remote' && ['add', 'set-url'].includes(parsed.operands[0]?.value ?? '')) {
+    const url = parsed.operands.at(-1);
+    const repository = url && parsed.operands.length >= 3 ? localRepository(url) : undefined;
+    if (repository) api.write(repository, 'any');
   }
   for (const word of rest) {
     if (word.value === '--') break;
@@ -140,7 +152,10 @@ function removePathspecs(rest: Word[], api: CommandApi): void {
 // --keep, `stash list|show|create|store`, `apply --check`/`--stat`/`--cached`, `worktree list`, `clean -n`.
 function treeWrite(sub: string, rest: Word[]): string | null {
   const words = rest.map((w) => w.value);
+  // `has` decides for the safe forms: exact spellings only. `hasAny` decides for the writing forms: git takes any
+  // unambiguous prefix of a long option (`--har` is `--hard`), so a prefix counts too.
   const has = (...names: string[]): boolean => words.some((w) => w !== null && names.includes(w));
+  const hasAny = (...names: string[]): boolean => words.some((w) => w !== null && names.some((name) => namesOption(w, name)));
   const operands = words.filter((w) => w === null || !w.startsWith('-'));
   const writes = 'writes files named by the repository into the working tree';
   switch (sub) {
@@ -151,13 +166,13 @@ function treeWrite(sub: string, rest: Word[]): string | null {
       return flags.length === 1 && create.includes(flags[0] as string) && operands.length === 1 && words[0] === flags[0] ? null : writes;
     }
     case 'restore':
-      return has('--staged', '-S') && !has('--worktree', '-W') && !words.some((w) => w === null || /^-[a-zA-Z]*W/.test(w)) ? null : writes;
+      return has('--staged', '-S') && !hasAny('--worktree', '-W') && !words.some((w) => w === null || /^-[a-zA-Z]*W/.test(w)) ? null : writes;
     case 'reset':
-      return has('--hard', '--merge', '--keep', '--recurse-submodules', '-p', '--patch') ? writes : null;
+      return hasAny('--hard', '--merge', '--keep', '--recurse-submodules', '-p', '--patch') ? writes : null;
     case 'stash':
       return ['list', 'show', 'create', 'store'].includes(operands[0] ?? '') ? null : writes;
     case 'apply':
-      return has('--index', '--3way', '-3', '--apply') || !has('--check', '--stat', '--numstat', '--summary', '--cached') ? 'writes the files the patch names into the working tree' : null;
+      return hasAny('--index', '--3way', '-3', '--apply', '--intent-to-add', '--reject') || !has('--check', '--stat', '--numstat', '--summary', '--cached') ? 'writes the files the patch names into the working tree' : null;
     case 'worktree':
       return operands[0] === 'list' ? null : writes;
     case 'init':
@@ -166,10 +181,32 @@ function treeWrite(sub: string, rest: Word[]): string | null {
     case 'clean':
       // Without -f (or with -n) git clean only lists; what it removes (untracked trees, with -ff nested repositories
       // and their blocked .git/config, with -x ignored files) is known only from the index.
-      return has('-n', '--dry-run') || !words.some((w) => w === null || w === '--force' || /^-[a-zA-Z]*f/.test(w)) ? null : 'removes the untracked files and directories the index does not name (nested repositories with -ff)';
+      return has('-n', '--dry-run') || !words.some((w) => w === null || namesOption(w, '--force') || /^-[a-zA-Z]*f/.test(w)) ? null : 'removes the untracked files and directories the index does not name (nested repositories with -ff)';
     default:
       return writes;
   }
+}
+
+/**
+ * The path of a repository operand that is local (`/x`, `../x`, `sub/x`, `file:///x`), or undefined for a remote's
+ * name, a network URL or scp-like `host:path`.
+ */
+function localRepository(word: Word): Word | undefined {
+  const text = word.value;
+  if (text === null) return undefined;
+  if (/^file:\/\//i.test(text)) {
+    const rest = text.slice('file://'.length);
+    return syntheticWord(rest.startsWith('/') ? rest : rest.slice(Math.max(0, rest.indexOf('/'))));
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/]*:/.test(text)) return undefined;
+  return text.includes('/') || text === '.' || text === '..' ? word : undefined;
+}
+
+// Whether `word` names the option `name`: as spelled, or (a long option) as a prefix of it, `=value` aside.
+function namesOption(word: string, name: string): boolean {
+  if (word === name) return true;
+  const spelled = word.split('=')[0] ?? word;
+  return name.startsWith('--') && spelled.startsWith('--') && spelled.length > 2 && name.startsWith(spelled);
 }
 
 function checkConfigCommand(rest: Word[], api: CommandApi): void {

@@ -21,10 +21,10 @@ export interface OperandRule extends OptionSpec {
   /** `any` when a written operand may become a directory (`mkdir`) or is changed, never made (`chmod`); else a file. */
   leaves?: 'file' | 'any';
   /**
-   * The forms that change the machine rather than a file (`date -s`, `hostname NAME`): any of `options`, or any
-   * operand when `operands`; such a command asks, with `reason`.
+   * The forms that change the machine rather than a file (`date -s`, `date MMDDhhmm`, `hostname NAME`): any of
+   * `options`, or an operand matching `operand` (one only known at run time too); such a command asks, with `reason`.
    */
-  changesSystem?: { options: readonly string[]; operands?: boolean; reason: string };
+  changesSystem?: { options: readonly string[]; operand?: RegExp; reason: string };
 }
 
 /** An extractor whose operands all share one access mode. */
@@ -49,8 +49,10 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
 
 function checkSystemChange(parsed: ParsedArgs, change: NonNullable<OperandRule['changesSystem']>, api: CommandApi): void {
   const setting = parsed.options.find((o) => change.options.includes(o.name));
+  const { operand } = change;
+  const setter = operand === undefined ? undefined : parsed.operands.find((word) => word.value === null || operand.test(word.value));
   if (setting) api.unresolved(`${setting.name.length === 1 ? '-' : '--'}${setting.name}`, change.reason);
-  else if (change.operands === true && parsed.operands[0] !== undefined) api.unresolved(parsed.operands[0], change.reason);
+  else if (setter) api.unresolved(setter, change.reason);
 }
 
 // chmod reads `-w` and `-x,a+r` as modes, not options (GNU chmod collects them as the mode): such words become
@@ -81,7 +83,7 @@ export function access(api: CommandApi, mode: 'read' | 'write', word: Word, leav
 export const PATH_FREE = [
   'echo', 'printf', 'pwd', 'true', 'false', 'sleep', ':', 'exit', 'export', 'set', 'unset', 'read', 'seq', 'whoami',
   'id', 'uname', 'which', 'type', 'basename', 'dirname', 'expr', 'local', 'declare', 'typeset', 'readonly', 'return',
-  'shift', 'wait', 'yes', 'let', 'getopts', 'shopt', 'umask', 'jobs', 'hash', 'times', 'break', 'continue', 'printenv',
+  'shift', 'wait', 'yes', 'let', 'getopts', 'shopt', 'umask', 'hash', 'times', 'break', 'continue', 'printenv',
   'tty', 'nproc', 'arch', 'logname', 'groups', 'tr', 'unalias', 'help', 'caller', 'dirs', 'ulimit',
 ] as const;
 
@@ -117,8 +119,8 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
   readlink: { short: 'femnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero'] },
   b2sum: { short: 'bcl:tz', long: ['binary', 'length=', 'tag', 'text', 'zero', 'quiet', 'status', 'strict', 'warn', 'ignore-missing'] },
   cksum: { short: 'a:bl:tz', long: ['algorithm=', 'base64', 'length=', 'raw', 'tag', 'untagged', 'zero'] },
-  date: { short: 'd:f:I::r:R::s:uR', long: ['date=', 'debug', 'file=', 'iso-8601?', 'resolution', 'reference=', 'rfc-email', 'rfc-3339=', 'set=', 'utc', 'universal'], files: { f: 'read', file: 'read', r: 'read', reference: 'read' }, changesSystem: { options: ['s', 'set'], reason: 'date --set changes the system clock' } },
-  hostname: { short: 'aAdfF:iIsy', long: ['alias', 'all-fqdns', 'domain', 'fqdn', 'long', 'file=', 'ip-address', 'all-ip-addresses', 'short', 'yp', 'nis'], files: { F: 'read', file: 'read' }, skipAll: true, changesSystem: { options: ['F', 'file'], operands: true, reason: 'hostname NAME (or -F FILE) sets the host name' } },
+  date: { short: 'd:f:I::r:R::s:uR', long: ['date=', 'debug', 'file=', 'iso-8601?', 'resolution', 'reference=', 'rfc-email', 'rfc-3339=', 'set=', 'utc', 'universal'], files: { f: 'read', file: 'read', r: 'read', reference: 'read' }, skipAll: true, changesSystem: { options: ['s', 'set'], operand: /^[^+]/, reason: 'date --set, or an operand other than +FORMAT (MMDDhhmm[[CC]YY][.ss]), sets the system clock' } },
+  hostname: { short: 'aAdfF:iIsy', long: ['alias', 'all-fqdns', 'domain', 'fqdn', 'long', 'file=', 'ip-address', 'all-ip-addresses', 'short', 'yp', 'nis'], files: { F: 'read', file: 'read' }, skipAll: true, changesSystem: { options: ['F', 'file'], operand: /^/, reason: 'hostname NAME (or -F FILE) sets the host name' } },
   numfmt: { short: 'd:z', long: ['debug', 'delimiter=', 'field=', 'format=', 'from=', 'from-unit=', 'grouping', 'header?', 'invalid=', 'padding=', 'round=', 'suffix=', 'to=', 'to-unit=', 'zero-terminated'], skipAll: true },
 };
 
