@@ -61,7 +61,10 @@ export function sandboxCommandEnv(scope: Pick<SandboxScope, 'home' | 'net' | 'eg
 
 /**
  * `argv` under prlimit with the scope's per-command rlimits (RLIMIT_NPROC, RLIMIT_DATA, RLIMIT_CPU), as every
- * sandboxed command runs; unchanged without limits or without prlimit.
+ * sandboxed command runs; unchanged without limits or without prlimit. RLIMIT_MSGQUEUE is 0: a POSIX message queue
+ * outlives the command that made it, and a zygote's commands share one IPC namespace, so a queue would carry memory
+ * and data from one command to the next (System V objects are swept instead; these cannot be listed without mounting
+ * mqueue).
  */
 export function withRlimits(argv: readonly string[], limits: SandboxLimits | undefined, prlimit: string | undefined): string[] {
   if (limits === undefined || prlimit === undefined) return [...argv];
@@ -71,6 +74,7 @@ export function withRlimits(argv: readonly string[], limits: SandboxLimits | und
     `--nproc=${limits.maxProcesses}`,
     `--data=${limits.memoryBytes}`,
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    '--msgqueue=0',
     '--', ...argv,
   ];
 }

@@ -115,6 +115,9 @@ describe.each(DRIVER_USERS)('/dev in the sandbox as %s', (user) => {
 });
 
 
+// mq_open("/keep", O_CREAT | O_RDWR, 0600, NULL): prints the descriptor (-1 on failure) and errno.
+const POSIX_QUEUE = py("import ctypes, os; c = ctypes.CDLL(None, use_errno=True); fd = c.mq_open(b'/keep', os.O_CREAT | os.O_RDWR, 0o600, None); print(fd, ctypes.get_errno())");
+
 // System V IPC objects outlive the command that made them (attacker pass: two 1 GiB segments, unattached, kept for a
 // zygote's next command and counted by no tmpfs cap): they are removed whenever no command runs, as /tmp is emptied.
 describe.each(DRIVER_USERS)('System V IPC in the sandbox as %s', (user) => {
@@ -125,7 +128,7 @@ describe.each(DRIVER_USERS)('System V IPC in the sandbox as %s', (user) => {
   beforeAll(async () => {
     ws = makeTempTree('tw-sysv');
     if (user === 'nobody') giveToNobody(ws.root);
-    results = await runSandboxed(user, ws.root, ['ipcmk -M 1048576 >/dev/null && ipcmk -S 2 >/dev/null && ipcmk -Q >/dev/null && echo made', sysvObjects, `ipcmk -M 4096 >/dev/null && ${sysvObjects}`], { limits: LIMITS });
+    results = await runSandboxed(user, ws.root, ['ipcmk -M 1048576 >/dev/null && ipcmk -S 2 >/dev/null && ipcmk -Q >/dev/null && echo made', sysvObjects, `ipcmk -M 4096 >/dev/null && ${sysvObjects}`, POSIX_QUEUE], { limits: LIMITS });
   }, 60_000);
   afterAll(() => ws.cleanup());
 
@@ -136,5 +139,11 @@ describe.each(DRIVER_USERS)('System V IPC in the sandbox as %s', (user) => {
 
   it('near miss: a command still uses a segment it made', () => {
     expect(results[2]?.stdout, results[2]?.text).toBe('1\n');
+  });
+
+  // Attacker pass: a POSIX queue made by one command was read by the next (they cannot be listed to sweep them).
+  it('refuses a POSIX message queue (RLIMIT_MSGQUEUE is 0), so none carries data to the next command', () => {
+    expect(results[3]?.exitCode, results[3]?.text).toBe(0);
+    expect(results[3]?.stdout, results[3]?.text).toMatch(/^-1 /);
   });
 });

@@ -134,7 +134,7 @@ describe('buildBwrapArgs hardening and limits', () => {
   });
 
   it('runs the command under prlimit with every rlimit', () => {
-    expect(hardened.slice(hardened.indexOf('--'))).toEqual(['--', '/usr/bin/prlimit', '--nproc=64', '--data=4096', '--cpu=7:8', '--', 'sh', '-c', 'ls']);
+    expect(hardened.slice(hardened.indexOf('--'))).toEqual(['--', '/usr/bin/prlimit', '--nproc=64', '--data=4096', '--cpu=7:8', '--msgqueue=0', '--', 'sh', '-c', 'ls']);
   });
 
   it('leaves out what the features do not provide', () => {
