@@ -12,6 +12,7 @@ import type { ToolProcess } from './isolation/start-tool-process.js';
 import type { IdleWorker } from './workers/worker-pool.js';
 import type { NarrowRequest } from '../src/capability/narrow.js';
 import type { CallContext } from './call-context.js';
+import { mainThreadTurn } from './main-thread-turn.js';
 import { InFlightCall } from './in-flight-call.js';
 import { watchOverrun } from './overrun-watch.js';
 
@@ -228,6 +229,10 @@ export class Session {
   /** Admits and runs a call: on the main thread for direct tools, else in the worker, watched for overrunning. */
   async #run(name: string, args: Record<string, unknown>, admission: Admission, call: InFlightCall): Promise<ToolResult> {
     try {
+      const turn = mainThreadTurn();
+      if (turn) await turn;
+      // Ended while it waited for its turn (aborted, timed out, the session closed): its result is given already.
+      if (call.ended) return errorResult('ABORTED', `${name} ended before it was admitted`);
       Object.assign(admission, await this.#host.admit(this, name, args, call.context));
       if (admission.refusal) return admission.refusal;
       if (this.#closed) return errorResult('SESSION_CLOSED', `session ${this.id} closed during the call`);

@@ -3,6 +3,7 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { BrokerFor } from './broker.js';
 import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
+import { mainThreadTurn } from '../main-thread-turn.js';
 import { refusalOfGrant } from './call-grants.js';
 import type { CallGrant, CallTracker } from './call-tracker.js';
 
@@ -36,7 +37,7 @@ export function createBrokerServer(brokerFor: BrokerFor, calls: CallTracker, ref
       tool = grant?.tool;
       const outside = grant === undefined ? `call id ${request.callId} names no call in flight in this session` : refusalOfGrant(grant, request);
       if (outside === undefined && grant !== undefined) {
-        void serve(brokerFor, grant, request).then(
+        void serveInTurn(brokerFor, calls, grant, request).then(
           (value) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: request.seq, reply: value }),
           (error: unknown) => reply({ v: BROKER_PROTOCOL_VERSION, type: 'reply', seq: request.seq, reply: failure(request.type, toPlainError(error)) }),
         );
@@ -62,6 +63,24 @@ function sentType(data: unknown): string | undefined {
 function failure(type: string | undefined, error: { code: string; message: string }): unknown {
   if (type !== undefined && TOOL_RESULT_REQUESTS.has(type as BrokerRequest['type'])) return errorResult(error.code as 'BROKER_REFUSED', error.message);
   return { ok: false, error };
+}
+
+/**
+ * Serves an admitted request at its main-thread turn (see mainThreadTurn); a call that ended while its request
+ * waited has no grant left, so the request is refused as any request of a finished call is.
+ */
+async function serveInTurn(brokerFor: BrokerFor, calls: CallTracker, grant: CallGrant, request: BrokerRequest): Promise<unknown> {
+  const turn = mainThreadTurn();
+  if (turn) {
+    grant.activity.pending += 1;
+    try {
+      await turn;
+    } finally {
+      grant.activity.pending -= 1;
+    }
+    if (calls.grant(request.callId) !== grant) return failure(request.type, { code: 'BROKER_REFUSED', message: `call ${request.callId} ended while its ${request.type} request waited` });
+  }
+  return serve(brokerFor, grant, request);
 }
 
 /** Runs an admitted request in its call's context, counted as the call's broker activity while it runs. */

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createBroker } from '../../runtime/broker/broker.js';
 import { createBrokerServer, type BrokerRefusal } from '../../runtime/broker/broker-server.js';
 import { CallTracker } from '../../runtime/broker/call-tracker.js';
+import { mainThreadTurn } from '../../runtime/main-thread-turn.js';
 import type { CallContext } from '../../runtime/call-context.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { WriteQuota } from '../../runtime/broker/write-quota.js';
@@ -214,5 +215,25 @@ describe('per-call broker capabilities', () => {
     expect(replies[3]).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
     expect(h.refusals.map((r) => r.type)).toEqual(['readFileStrict', 'writeFile']);
     expect(fs.existsSync(ws.at('secret/w.txt'))).toBe(false);
+  });
+
+  // Past the main thread's slice a request waits for its turn (runtime/main-thread-turn.ts): its call may end meanwhile.
+  it('refuses a request whose call ended while it waited for its turn, and serves one whose call is still in flight', async () => {
+    const h = setUp();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const ending = h.calls.enter('write_file', { path: 'late.txt', content: 'late' }, UNBOUNDED);
+    const staying = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
+    // Other work took its turn and used the slice up.
+    expect(mainThreadTurn()).toBeUndefined();
+    const until = performance.now() + 8;
+    while (performance.now() < until) {
+      // synchronous work
+    }
+    const late = h.send(request(ending.callId, { type: 'writeFile', path: 'late.txt', content: 'late' }));
+    const kept = h.send(request(staying.callId, { type: 'readFileStrict', path: 'a.txt' }));
+    ending.leave();
+    expect(await late).toMatchObject({ ok: false, error: { code: 'BROKER_REFUSED', message: expect.stringContaining('ended while its writeFile request waited') } });
+    expect(await kept).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
+    expect(fs.existsSync(ws.at('late.txt'))).toBe(false);
   });
 });
