@@ -11,28 +11,49 @@ import { unwrap } from '../broker-client.js';
  * `mcp` are made when first read and the signal only if the tool reads it; `session` is the session's, frozen once.
  */
 export function createCallContext(broker: BrokerApi, session: Readonly<ToolSessionInfo>, signal: () => AbortSignal): ToolContext {
-  let fs: ToolContext['fs'] | undefined;
-  let mcp: ToolContext['mcp'] | undefined;
-  return Object.freeze({
-    get fs() {
-      return (fs ??= brokeredFs(broker));
-    },
-    exec: async (command: string, options?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult> => {
+  return new CallContext(broker, session, signal);
+}
+
+// A class, frozen: its getters live on the prototype. An object literal with getters, frozen per call, cost the
+// worker about 3.6 us a call (V8 builds it in dictionary mode), a frozen instance 0.2 us. The methods are the
+// instance's own arrow functions, so a tool may take them off the object (`const { exec } = ctx`).
+class CallContext implements ToolContext {
+  readonly #broker: BrokerApi;
+  readonly #signal: () => AbortSignal;
+  #fs: ToolContext['fs'] | undefined;
+  #mcp: ToolContext['mcp'] | undefined;
+  readonly session: Readonly<ToolSessionInfo>;
+  readonly exec: ToolContext['exec'];
+  readonly fetch: ToolContext['fetch'];
+  readonly log: ToolContext['log'];
+
+  constructor(broker: BrokerApi, session: Readonly<ToolSessionInfo>, signal: () => AbortSignal) {
+    this.#broker = broker;
+    this.#signal = signal;
+    this.session = session;
+    this.exec = async (command, options) => {
       const result = throwIfError(await broker.ctxExec({ command, ...options }));
       return result.structuredContent as unknown as ExecResult;
-    },
-    fetch: async (url: string, init?: Record<string, unknown>) => throwIfError(await broker.ctxFetch({ url, ...init })),
-    get mcp() {
-      return (mcp ??= Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }));
-    },
-    log: (message: string, data?: unknown) => {
+    };
+    this.fetch = async (url, init) => throwIfError(await broker.ctxFetch({ url, ...init }));
+    this.log = (message, data) => {
       void broker.log('info', String(message), data);
-    },
-    session,
-    get signal() {
-      return signal();
-    },
-  });
+    };
+    Object.freeze(this);
+  }
+
+  get fs(): ToolContext['fs'] {
+    return (this.#fs ??= brokeredFs(this.#broker));
+  }
+
+  get mcp(): ToolContext['mcp'] {
+    const broker = this.#broker;
+    return (this.#mcp ??= Object.freeze({ call: async (tool: string, args: Record<string, unknown> = {}) => throwIfError(await broker.ctxMcp(tool, args)) }));
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
 }
 
 function brokeredFs(broker: BrokerApi): ToolContext['fs'] {
