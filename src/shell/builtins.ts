@@ -32,7 +32,9 @@ function assigns(scope: Scope, api: CommandApi, names: readonly (Word | undefine
     }
     const problem = assignmentProblem(word.value, scope);
     if (problem !== null) api.unresolved(word, problem);
-    scope.tainted.add(word.value.replace(/\[.*$/s, ''));
+    const plain = word.value.replace(/\[.*$/s, '');
+    if (scope.integers.has(plain)) api.unresolved(word, `${plain} is an integer variable: the value assigned to it is evaluated as arithmetic, which may run code`);
+    scope.tainted.add(plain);
   }
 }
 
@@ -75,6 +77,13 @@ export function checkStateBuiltin(scope: Scope, name: string, args: Word[], api:
     case 'printf': {
       const target = args[0]?.value === '-v' ? args[1] : args[0]?.value?.startsWith('-v') === true ? { ...(args[0] as Word), value: (args[0] as Word).value?.slice(2) ?? null } : undefined;
       if (target !== undefined) assigns(scope, api, [target]);
+      return true;
+    }
+    case 'wait': {
+      // `wait -p NAME` assigns the pid of the job that ended to NAME (a subscript in it is evaluated).
+      const parsed = parseOptions(args, { short: 'fnp:' });
+      if (parsed.unknown.length > 0) api.unresolved('wait', 'a wait option the checker does not know', 'unknown');
+      assigns(scope, api, parsed.options.filter((o) => o.name === 'p').map((o) => o.value ?? undefined));
       return true;
     }
     case 'getopts':

@@ -24,6 +24,8 @@ export class Scope {
   readonly functions = new Map<string, SyntaxNode[]>();
   /** Variables given a value other than a literal integer so far: naming them in arithmetic may run code. */
   readonly tainted = new Set<string>();
+  /** Variables declared integer (`declare -i`): every later assignment to one is evaluated as arithmetic. */
+  readonly integers = new Set<string>();
   /** Variables whose value is known here: a `for` loop's variable while its body is walked for one value. */
   readonly bound = new Map<string, string>();
   nesting = 0;

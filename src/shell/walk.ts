@@ -264,7 +264,10 @@ function walkLoopOnce(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   if (node.type === 'for_statement' && variable !== undefined) {
     const values = node.children.filter((c) => c.field === 'value');
     scope.rec.globWords(values.flatMap((v) => evaluateWord(v, scope.ctx.home, scope.bound)), cwds, node.text);
-    if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home, scope.bound).some((w) => w.glob || !isIntegerLiteral(w.value)))) scope.tainted.add(variable);
+    if (values.length === 0 || values.some((v) => evaluateWord(v, scope.ctx.home, scope.bound).some((w) => w.glob || !isIntegerLiteral(w.value)))) {
+      scope.tainted.add(variable);
+      if (scope.integers.has(variable)) scope.rec.unresolvedWord(variable, node.text, `${variable} is an integer variable: each value the loop gives it is evaluated as arithmetic, which may run code`);
+    }
     const problem = assignmentProblem(variable, scope);
     if (problem !== null) scope.rec.unresolvedWord(variable, node.text, problem);
   }
@@ -316,6 +319,14 @@ function walkDeclaration(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   walkChildren(scope, node, cwds);
   const flags = node.children.filter((c) => c.type === 'word' && /^[-+]/.test(c.text)).map((c) => c.text).join('');
   const api = scope.api(cwds, text, name);
+  // An integer variable evaluates every later assignment to it as arithmetic (`declare -i n; n='a[$(cmd)]'` runs
+  // cmd): its names are remembered, and each later assignment is checked as arithmetic.
+  if (name !== 'unset' && /-[a-zA-Z]*i/.test(flags)) {
+    for (const child of node.children.slice(1)) {
+      const declared = child.type === 'variable_assignment' ? child.children.find((c) => c.field === 'name')?.text : child.type === 'word' && /^[-+]/.test(child.text) ? undefined : child.text;
+      if (declared !== undefined) scope.integers.add(declared.replace(/\[.*$/s, ''));
+    }
+  }
   for (const child of node.children.slice(1)) {
     if (child.type === 'variable_assignment') {
       checkAssignmentNode(scope, child, text, /[-+][a-zA-Z]*i/.test(flags));
@@ -393,12 +404,13 @@ function readWord(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): voi
   for (const word of evaluateWord(node, scope.ctx.home, scope.bound)) scope.rec.access(word, 'read', cwds, text);
 }
 
-function checkAssignmentNode(scope: Scope, node: SyntaxNode, command: string, integer = false): void {
+function checkAssignmentNode(scope: Scope, node: SyntaxNode, command: string, declaredInteger = false): void {
   const name = node.children.find((c) => c.field === 'name')?.text ?? '';
   const problem = assignmentProblem(name, scope);
   if (problem !== null) scope.rec.unresolvedWord(node.text, command, problem);
   const value = node.children.find((c) => c.field === 'value');
   const plain = name.replace(/\[.*$/s, '');
+  const integer = declaredInteger || scope.integers.has(plain);
   if (value === undefined) return;
   if (value.type === 'array') {
     scope.tainted.add(plain);

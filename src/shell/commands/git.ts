@@ -34,8 +34,10 @@ const SAFE_CONFIG = /^(user\.(name|email)|author\.(name|email)|committer\.(name|
 const GLOBAL_VALUES = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path', '--list-cmds', '--attr-source']);
 const GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-lazy-fetch', '--no-advice']);
 const OUTPUT_OPTIONS = ['o', 'output', 'output-directory'];
-// Options of subcommands that run a program named on the command line or a pager/editor.
+// Options of subcommands that run a program named on the command line or a pager/editor (any unambiguous prefix
+// names one, as for every long option: `--upl=` is `--upload-pack=`).
 const RUNS_OPTION = /^--(exec|upload-pack|receive-pack|open-files-in-pager|extcmd|tool|edit-description|interactive)/;
+const RUNS_OPTIONS = ['--exec', '--upload-pack', '--receive-pack', '--open-files-in-pager', '--extcmd', '--tool', '--edit-description', '--interactive'];
 const RUNS_SHORT: Readonly<Record<string, RegExp>> = { grep: /^-[a-zA-Z]*O/, rebase: /^-[a-zA-Z]*[xi]/, clone: /^-[a-zA-Z]*u/, fetch: /^-[a-zA-Z]*u/, pull: /^-[a-zA-Z]*u/ };
 
 /**
@@ -83,7 +85,7 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   if (writes !== null) api.unresolved(sub, `git ${sub} ${writes}, which the check cannot see, so it cannot prove they stay inside and off the blocklist`);
   if (sub === 'mv') copyLike('mv', GIT_MV)(rest, api);
   if (sub === 'rm') removePathspecs(rest, api);
-  const parsed = parseOptions(rest, { short: 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack='] });
+  const parsed = parseOptions(rest, { short: sub === 'grep' ? 'o:F:t:f:' : 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack=', 'repo=', 'remote=', 'contents=', 'ignore-revs-file=', 'pathspec-from-file='] });
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
   else api.write(repo, 'any');
@@ -91,8 +93,9 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   const directories = sub === 'format-patch' ? [...OUTPUT_OPTIONS, 'separate-git-dir', 'directory'] : ['output-directory', 'separate-git-dir', 'directory'];
   for (const word of optionValues(parsed, ...OUTPUT_OPTIONS.filter((name) => !directories.includes(name)))) api.write(word);
   for (const word of optionValues(parsed, ...directories)) api.write(word, 'any');
-  for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't')) api.read(word);
-  if ((sub === 'diff' && rest.some((w) => w.value === '--no-index')) || sub === 'apply' || sub === 'am') {
+  for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't', 'contents', 'ignore-revs-file', 'pathspec-from-file', ...(sub === 'grep' ? ['f'] : []))) api.read(word);
+  // git diff turns to --no-index by itself when one of two paths lies outside the repository: every operand is read.
+  if (sub === 'diff' || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
   } else {
     // git looks at a pathspec on disk before refusing one outside the repository (`git add ../outside/x` stats it).
@@ -103,24 +106,20 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   if (sub === 'clone' || sub === 'init') {
     const target = sub === 'clone' ? parsed.operands[1] : parsed.operands[0];
     if (target) api.write(target, 'any');
-    const source = sub === 'clone' && parsed.operands[0] ? localRepository(parsed.operands[0]) : undefined;
-    if (source) api.read(source);
+    if (sub === 'clone' && parsed.operands[0]) checkLocalRepository(parsed.operands[0], 'read', api);
   }
   // A local repository named on the command line is a path like any other: pushed to, it is written; fetched or
   // pulled from, read; made a remote's URL, written (a later push goes there).
-  if (sub === 'push' || sub === 'fetch' || sub === 'pull') {
-    const repository = parsed.operands[0] ? localRepository(parsed.operands[0]) : undefined;
-    if (repository) (sub === 'push' ? api.write(repository, 'any') : api.read(repository));
-  }
-  if (sub === 'remote' && ['add', 'set-url'].includes(parsed.operands[0]?.value ?? '')) {
-    const url = parsed.operands.at(-1);
-    const repository = url && parsed.operands.length >= 3 ? localRepository(url) : undefined;
-    if (repository) api.write(repository, 'any');
-  }
+  const repositories = sub === 'push' || sub === 'fetch' || sub === 'pull' ? [...parsed.operands.slice(0, 1), ...optionValues(parsed, 'repo')]
+    : sub === 'archive' ? optionValues(parsed, 'remote')
+    : sub === 'remote' && ['add', 'set-url'].includes(parsed.operands[0]?.value ?? '') ? parsed.operands.slice(2)
+    : [];
+  for (const word of repositories) checkLocalRepository(word, sub === 'push' || sub === 'remote' ? 'write' : 'read', api);
   for (const word of rest) {
     if (word.value === '--') break;
     if (word.value === null) api.unresolved(word, `${word.reason}; git may read it as an option (--output, --exec...)`);
-    if (word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_SHORT[sub]?.test(word.value) === true)) api.unresolved(word, `git ${sub} ${word.value} runs a program or opens an editor, which is not checked`);
+    const runs = word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_OPTIONS.some((name) => namesOption(word.value ?? '', name)) || RUNS_SHORT[sub]?.test(word.value) === true);
+    if (runs) api.unresolved(word, `git ${sub} ${word.value ?? ''} runs a program or opens an editor, which is not checked`);
   }
 }
 
@@ -202,6 +201,19 @@ function localRepository(word: Word): Word | undefined {
   return text.includes('/') || text === '.' || text === '..' ? word : undefined;
 }
 
+/**
+ * A repository named on the command line that is a local path is that path, pushed to (or made a remote's URL)
+ * written, fetched from read; and it asks even inside: git follows a gitfile (`gitdir: /elsewhere`), `commondir` or
+ * `objects/info/alternates` in it to wherever they point, which the check does not read.
+ */
+function checkLocalRepository(word: Word, mode: 'read' | 'write', api: CommandApi): void {
+  const repository = localRepository(word);
+  if (repository === undefined) return;
+  if (mode === 'write') api.write(repository, 'any');
+  else api.read(repository);
+  api.unresolved(word, 'a local repository can point git elsewhere (a gitfile, commondir, alternates), which the check does not follow');
+}
+
 // Whether `word` names the option `name`: as spelled, or (a long option) as a prefix of it, `=value` aside.
 function namesOption(word: string, name: string): boolean {
   if (word === name) return true;
@@ -211,7 +223,15 @@ function namesOption(word: string, name: string): boolean {
 
 function checkConfigCommand(rest: Word[], api: CommandApi): void {
   api.write(syntheticWord('.'), 'any');
-  const parsed = parseOptions(rest, { short: 'f:e', long: ['file=', 'blob=', 'type=', 'default=', 'comment=', 'edit'] });
+  const parsed = parseOptions(rest, { short: 'f:e', long: ['file=', 'blob=', 'type=', 'default=', 'comment=', 'edit', 'global', 'system', 'rename-section', 'remove-section'] });
+  for (const scope of ['global', 'system']) {
+    if (parsed.options.some((o) => o.name === scope)) api.unresolved(`--${scope}`, `git config --${scope} changes the ${scope === 'global' ? "user's" : "machine's"} git configuration, outside the workspace`);
+  }
+  // A section renamed or removed changes every key in it at once (`--rename-section color.x core` makes its keys
+  // core's, fsmonitor among them): no key is checked there.
+  for (const section of ['rename-section', 'remove-section']) {
+    if (parsed.options.some((o) => o.name === section)) api.unresolved(`--${section}`, `git config --${section} changes every key of a section, which the check does not follow`);
+  }
   for (const word of optionValues(parsed, 'f', 'file')) api.write(word);
   const key = parsed.operands[0];
   if (key !== undefined && parsed.operands.length > 1) checkConfig(api, key);

@@ -83,7 +83,7 @@ export function access(api: CommandApi, mode: 'read' | 'write', word: Word, leav
 export const PATH_FREE = [
   'echo', 'printf', 'pwd', 'true', 'false', 'sleep', ':', 'exit', 'export', 'set', 'unset', 'read', 'seq', 'whoami',
   'id', 'uname', 'which', 'type', 'basename', 'dirname', 'expr', 'local', 'declare', 'typeset', 'readonly', 'return',
-  'shift', 'wait', 'yes', 'let', 'getopts', 'shopt', 'umask', 'hash', 'times', 'break', 'continue', 'printenv',
+  'shift', 'yes', 'let', 'getopts', 'shopt', 'umask', 'hash', 'times', 'break', 'continue', 'printenv',
   'tty', 'nproc', 'arch', 'logname', 'groups', 'tr', 'unalias', 'help', 'caller', 'dirs', 'ulimit',
 ] as const;
 
