@@ -98,6 +98,13 @@ export class Scope {
           const found = lookupPhysical(this.ctx.fs, cwd, word.value as string);
           return 'path' in found && this.ctx.fs.kind(found.path) === 'dir';
         }),
+      mayExist: (word) =>
+        word.value === null ||
+        cwds.some((cwd) => {
+          if (cwd === null) return true;
+          const found = lookupPhysical(this.ctx.fs, cwd, word.value as string);
+          return !('path' in found) || this.ctx.fs.kind(found.path) !== null || this.rec.overlay.mayHaveChanged(found.path);
+        }),
       foreignRepository: () => {
         for (const cwd of cwds) {
           const reason = cwd === null ? 'the working directory is unknown here' : foreignRepository(this.ctx.fs, cwd, this.ctx.workspaceRoot);

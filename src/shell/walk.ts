@@ -355,6 +355,16 @@ function checkExpansion(scope: Scope, node: SyntaxNode): void {
     const index = sub.children.find((c) => c.field === 'index')?.text ?? '';
     if (index !== '@' && index !== '*' && !arithmeticIsSafe(index, scope.tainted)) reason('the array subscript is evaluated as arithmetic and may run code');
   }
+  // `${v:=word}` and `${v=word}` assign word to v: the same checks as `v=word` (a name that steers the shell, an
+  // integer variable, which evaluates it as arithmetic), and v's value is no longer a known integer.
+  if (ops.includes(':=') || ops.includes('=') || (ops[ops.indexOf(':') + 1] === '=' && ops.includes(':'))) {
+    const target = node.children.find((c) => c.type === 'variable_name') ?? node.children.find((c) => c.type === 'subscript')?.children.find((c) => c.field === 'name');
+    const name = target?.text ?? '';
+    const problem = assignmentProblem(name, scope);
+    if (problem !== null) reason(problem);
+    if (scope.integers.has(name)) reason(`${name} is an integer variable: the default assigned to it is evaluated as arithmetic, which may run code`);
+    scope.tainted.add(name);
+  }
   const colon = ops.indexOf(':');
   if (colon !== -1 && !['-', '=', '?', '+'].includes(ops[colon + 1] ?? '')) {
     const rest = node.children.slice(node.children.findIndex((c) => c.field === 'operator' && c.text === ':')).filter((c) => c.named).map((c) => c.text).join(':');

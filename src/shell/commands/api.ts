@@ -34,6 +34,11 @@ export interface CommandApi {
   run(words: Word[]): void;
   /** Whether the word names an existing directory (symlinks followed) in every cwd the command may run in. */
   isDirectory(word: Word): boolean;
+  /**
+   * Whether the word may name an entry in some cwd the command may run in: one there now, one an earlier command of
+   * the line may have made, or one the check cannot look up.
+   */
+  mayExist(word: Word): boolean;
   /** Why git run here would not use the workspace's own repository (see foreignRepository), or null. */
   foreignRepository(): string | null;
   /** The same api with the working directory changed to `dir` (git -C, tar -C, env -C); checks `dir` as a read. */

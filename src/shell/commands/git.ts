@@ -85,7 +85,8 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   if (writes !== null) api.unresolved(sub, `git ${sub} ${writes}, which the check cannot see, so it cannot prove they stay inside and off the blocklist`);
   if (sub === 'mv') copyLike('mv', GIT_MV)(rest, api);
   if (sub === 'rm') removePathspecs(rest, api);
-  const parsed = parseOptions(rest, { short: sub === 'grep' ? 'o:F:t:f:' : 'o:F:t:', long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack=', 'repo=', 'remote=', 'contents=', 'ignore-revs-file=', 'pathspec-from-file='] });
+  const short = sub === 'grep' ? 'o:F:t:f:' : sub === 'diff' ? 'o:F:t:O:' : 'o:F:t:';
+  const parsed = parseOptions(rest, { short, long: ['output=', 'output-directory=', 'template=', 'separate-git-dir=', 'reference=', 'file=', 'directory=', 'exec=', 'upload-pack=', 'receive-pack=', 'repo=', 'remote=', 'contents=', 'ignore-revs-file=', 'pathspec-from-file=', 'signature-file=', 'add-file=', 'exclude-from='] });
   const repo = syntheticWord('.');
   if (READ_ONLY.has(sub)) api.read(repo);
   else api.write(repo, 'any');
@@ -93,7 +94,8 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   const directories = sub === 'format-patch' ? [...OUTPUT_OPTIONS, 'separate-git-dir', 'directory'] : ['output-directory', 'separate-git-dir', 'directory'];
   for (const word of optionValues(parsed, ...OUTPUT_OPTIONS.filter((name) => !directories.includes(name)))) api.write(word);
   for (const word of optionValues(parsed, ...directories)) api.write(word, 'any');
-  for (const word of optionValues(parsed, 'template', 'reference', 'file', 'F', 't', 'contents', 'ignore-revs-file', 'pathspec-from-file', ...(sub === 'grep' ? ['f'] : []))) api.read(word);
+  const optionFiles = ['template', 'reference', 'file', 'F', 't', 'contents', 'ignore-revs-file', 'pathspec-from-file', 'signature-file', 'add-file', 'exclude-from'];
+  for (const word of optionValues(parsed, ...optionFiles, ...(sub === 'grep' ? ['f'] : []), ...(sub === 'diff' ? ['O'] : []))) api.read(word);
   // git diff turns to --no-index by itself when one of two paths lies outside the repository: every operand is read.
   if (sub === 'diff' || sub === 'apply' || sub === 'am') {
     for (const word of parsed.operands) api.read(word);
@@ -110,7 +112,9 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   }
   // A local repository named on the command line is a path like any other: pushed to, it is written; fetched or
   // pulled from, read; made a remote's URL, written (a later push goes there).
-  const repositories = sub === 'push' || sub === 'fetch' || sub === 'pull' ? [...parsed.operands.slice(0, 1), ...optionValues(parsed, 'repo')]
+  // Every operand of push, fetch and pull: an option the check does not know may take the next word as its value
+  // (`--depth 1 /elsewhere`), and `--multiple` makes them all repositories; a refspec or a value is not a local path.
+  const repositories = sub === 'push' || sub === 'fetch' || sub === 'pull' ? [...parsed.operands, ...optionValues(parsed, 'repo')]
     : sub === 'archive' ? optionValues(parsed, 'remote')
     : sub === 'remote' && ['add', 'set-url'].includes(parsed.operands[0]?.value ?? '') ? parsed.operands.slice(2)
     : [];
@@ -197,8 +201,13 @@ function localRepository(word: Word): Word | undefined {
     const rest = text.slice('file://'.length);
     return syntheticWord(rest.startsWith('/') ? rest : rest.slice(Math.max(0, rest.indexOf('/'))));
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/]*:/.test(text)) return undefined;
+  if (isUrlLike(text)) return undefined;
   return text.includes('/') || text === '.' || text === '..' ? word : undefined;
+}
+
+// A network URL (`https://`, `ssh://`) or scp-like `host:path` (also how a refspec `src:dst` reads).
+function isUrlLike(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/]*:/.test(text);
 }
 
 /**
@@ -207,7 +216,8 @@ function localRepository(word: Word): Word | undefined {
  * `objects/info/alternates` in it to wherever they point, which the check does not read.
  */
 function checkLocalRepository(word: Word, mode: 'read' | 'write', api: CommandApi): void {
-  const repository = localRepository(word);
+  // A name without a slash is a remote's, unless an entry of that name is there: git then takes it as a path.
+  const repository = localRepository(word) ?? (word.value !== null && !isUrlLike(word.value) && api.mayExist(word) ? word : undefined);
   if (repository === undefined) return;
   if (mode === 'write') api.write(repository, 'any');
   else api.read(repository);
