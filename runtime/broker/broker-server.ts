@@ -3,6 +3,7 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { BrokerFor } from './broker.js';
 import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
+import { timeLeftMs } from '../call-context.js';
 import { mainThreadTurn } from '../main-thread-turn.js';
 import { refusalOfGrant } from './call-grants.js';
 import type { CallGrant, CallTracker } from './call-tracker.js';
@@ -79,6 +80,13 @@ async function serveInTurn(brokerFor: BrokerFor, calls: CallTracker, grant: Call
       grant.activity.pending -= 1;
     }
     if (calls.grant(request.callId) !== grant) return failure(request.type, { code: 'BROKER_REFUSED', message: `call ${request.callId} ended while its ${request.type} request waited` });
+    // Its deadline may have passed meanwhile: what was asked in time is not served past it (TIMEOUT), nor after
+    // an abort.
+    try {
+      timeLeftMs(grant.context, `${request.type} for ${grant.tool}`);
+    } catch (error) {
+      return failure(request.type, toPlainError(error));
+    }
   }
   return serve(brokerFor, grant, request);
 }

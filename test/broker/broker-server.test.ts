@@ -236,4 +236,18 @@ describe('per-call broker capabilities', () => {
     expect(await kept).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
     expect(fs.existsSync(ws.at('late.txt'))).toBe(false);
   });
+
+  it('refuses a request whose deadline passed while it waited for its turn, with TIMEOUT', async () => {
+    const h = setUp();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const soon: CallContext = { signal: new AbortController().signal, deadline: performance.now() + 4, limit: 'toolTimeoutMs=4' };
+    const call = h.calls.enter('write_file', { path: 'late2.txt', content: 'x' }, soon);
+    expect(mainThreadTurn()).toBeUndefined();
+    const until = performance.now() + 8;
+    while (performance.now() < until) {
+      // the slice and the deadline both pass
+    }
+    expect(await h.send(request(call.callId, { type: 'writeFile', path: 'late2.txt', content: 'x' }))).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(fs.existsSync(ws.at('late2.txt'))).toBe(false);
+  });
 });
