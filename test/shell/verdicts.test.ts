@@ -170,6 +170,8 @@ const CASES: Case[] = [
   ['git config --global user.name x', 'ask', null],
   ['git config --system --unset user.name', 'ask', null],
   ['git config user.name me', 'allow', null],
+  ['git config edit', 'ask', null],
+  ['git config set core.fsmonitor x', 'ask', null],
   ['git push --repo=/tmp/other', 'deny', '/tmp/other'],
   ['git push --repo=file:///tmp/other', 'deny', '/tmp/other'],
   ['echo "gitdir: /tmp/x/.git" > gf && git fetch ./gf main', 'ask', null],

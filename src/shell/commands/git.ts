@@ -246,6 +246,9 @@ function checkConfigCommand(rest: Word[], api: CommandApi): void {
   const key = parsed.operands[0];
   if (key !== undefined && parsed.operands.length > 1) checkConfig(api, key);
   if (parsed.options.some((o) => o.name === 'e' || o.name === 'edit')) api.unresolved('--edit', 'git config --edit runs the editor');
+  // git 2.46 and later spell the modes as subcommands: `git config edit` runs the editor too (`set`, `unset` and the
+  // section ones are checked above as the key they stand in for, which no rule knows, so they ask).
+  if (parsed.operands[0]?.value === 'edit') api.unresolved('edit', 'git config edit runs the editor');
 }
 
 function checkConfig(api: CommandApi, setting: Word | null): void {
