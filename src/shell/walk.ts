@@ -323,7 +323,8 @@ function walkDeclaration(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
   // cmd): its names are remembered, and each later assignment is checked as arithmetic.
   if (name !== 'unset' && /-[a-zA-Z]*i/.test(flags)) {
     for (const child of node.children.slice(1)) {
-      const declared = child.type === 'variable_assignment' ? child.children.find((c) => c.field === 'name')?.text : child.type === 'word' && /^[-+]/.test(child.text) ? undefined : child.text;
+      if (child.type === 'word' && /^[-+]/.test(child.text)) continue;
+      const declared = child.type === 'variable_assignment' ? child.children.find((c) => c.field === 'name')?.text : child.text;
       if (declared !== undefined) scope.integers.add(declared.replace(/\[.*$/s, ''));
     }
   }
@@ -357,7 +358,7 @@ function checkExpansion(scope: Scope, node: SyntaxNode): void {
   }
   // `${v:=word}` and `${v=word}` assign word to v: the same checks as `v=word` (a name that steers the shell, an
   // integer variable, which evaluates it as arithmetic), and v's value is no longer a known integer.
-  if (ops.includes(':=') || ops.includes('=') || (ops[ops.indexOf(':') + 1] === '=' && ops.includes(':'))) {
+  if (ops.includes(':=') || ops.includes('=')) {
     const target = node.children.find((c) => c.type === 'variable_name') ?? node.children.find((c) => c.type === 'subscript')?.children.find((c) => c.field === 'name');
     const name = target?.text ?? '';
     const problem = assignmentProblem(name, scope);
@@ -394,7 +395,7 @@ function walkTest(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {
     if (n.type === 'binary_expression' && ['-nt', '-ot', '-ef'].includes(operator)) operands.forEach((o) => readWord(scope, o, cwds, text));
     // [[ ]] evaluates both sides of -eq and friends as arithmetic, and the subscript of -v; [ ] (the test builtin)
     // the subscript of -v only.
-    if ((operator === '-v' || (['-eq', '-ne', '-lt', '-le', '-gt', '-ge'].includes(operator) && node.children[0]?.type === '[['))) {
+    if (operator === '-v' || (['-eq', '-ne', '-lt', '-le', '-gt', '-ge'].includes(operator) && node.children[0]?.type === '[[')) {
       for (const o of operands) {
         const value = evaluateWord(o, scope.ctx.home, scope.bound)[0]?.value ?? null;
         if (value === null && operator !== '-v') checkArithmetic(scope, o, o.text);

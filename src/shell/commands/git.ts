@@ -34,9 +34,8 @@ const SAFE_CONFIG = /^(user\.(name|email)|author\.(name|email)|committer\.(name|
 const GLOBAL_VALUES = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path', '--list-cmds', '--attr-source']);
 const GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-lazy-fetch', '--no-advice']);
 const OUTPUT_OPTIONS = ['o', 'output', 'output-directory'];
-// Options of subcommands that run a program named on the command line or a pager/editor (any unambiguous prefix
-// names one, as for every long option: `--upl=` is `--upload-pack=`).
-const RUNS_OPTION = /^--(exec|upload-pack|receive-pack|open-files-in-pager|extcmd|tool|edit-description|interactive)/;
+// Options of subcommands that run a program named on the command line or a pager/editor: a word that starts with one
+// (`--exec=cmd`, `--tool-help`), or any unambiguous prefix of one, as for every long option (`--upl=` is `--upload-pack=`).
 const RUNS_OPTIONS = ['--exec', '--upload-pack', '--receive-pack', '--open-files-in-pager', '--extcmd', '--tool', '--edit-description', '--interactive'];
 const RUNS_SHORT: Readonly<Record<string, RegExp>> = { grep: /^-[a-zA-Z]*O/, rebase: /^-[a-zA-Z]*[xi]/, clone: /^-[a-zA-Z]*u/, fetch: /^-[a-zA-Z]*u/, pull: /^-[a-zA-Z]*u/ };
 
@@ -110,10 +109,9 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
     if (target) api.write(target, 'any');
     if (sub === 'clone' && parsed.operands[0]) checkLocalRepository(parsed.operands[0], 'read', api);
   }
-  // A local repository named on the command line is a path like any other: pushed to, it is written; fetched or
-  // pulled from, read; made a remote's URL, written (a later push goes there).
-  // Every operand of push, fetch and pull: an option the check does not know may take the next word as its value
-  // (`--depth 1 /elsewhere`), and `--multiple` makes them all repositories; a refspec or a value is not a local path.
+  // The repositories named on the command line (see checkLocalRepository). For push, fetch and pull every operand:
+  // an option the check does not know may take the next word as its value (`--depth 1 /elsewhere`), and
+  // `--multiple` makes them all repositories; a refspec or an option's value is not a local path.
   const repositories = sub === 'push' || sub === 'fetch' || sub === 'pull' ? [...parsed.operands, ...optionValues(parsed, 'repo')]
     : sub === 'archive' ? optionValues(parsed, 'remote')
     : sub === 'remote' && ['add', 'set-url'].includes(parsed.operands[0]?.value ?? '') ? parsed.operands.slice(2)
@@ -122,8 +120,9 @@ function checkSubcommand(sub: string, rest: Word[], api: CommandApi): void {
   for (const word of rest) {
     if (word.value === '--') break;
     if (word.value === null) api.unresolved(word, `${word.reason}; git may read it as an option (--output, --exec...)`);
-    const runs = word.value !== null && (RUNS_OPTION.test(word.value) || RUNS_OPTIONS.some((name) => namesOption(word.value ?? '', name)) || RUNS_SHORT[sub]?.test(word.value) === true);
-    if (runs) api.unresolved(word, `git ${sub} ${word.value ?? ''} runs a program or opens an editor, which is not checked`);
+    const text = word.value;
+    const runs = text !== null && (RUNS_OPTIONS.some((name) => text.startsWith(name) || namesOption(text, name)) || RUNS_SHORT[sub]?.test(text) === true);
+    if (runs) api.unresolved(word, `git ${sub} ${text} runs a program or opens an editor, which is not checked`);
   }
 }
 

@@ -58,13 +58,13 @@ export function checkAssignment(word: Word, unresolved: (word: Word, reason: str
 /** Environment variables that change which programs run, what they load or where they look for files. */
 export const RISKY_VARIABLES = /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_\w+|SHELLOPTS|BASHOPTS|GLOBIGNORE|FIGNORE|HISTFILE|HISTCONTROL|HISTIGNORE|HOSTFILE|INPUTRC|PS[0-4]|PROMPT_COMMAND|PROMPT_DIRTRIM|MAIL|MAILPATH|MAILCHECK|OLDPWD|PWD|TIMEFORMAT|EXECIGNORE|FUNCNEST|SHELL|ZDOTDIR|XDG_\w+|PAGER|MANPAGER|GIT_\w+|EDITOR|VISUAL|BROWSER|TERMINFO\w*|LESS\w*|NODE_\w+|NPM_\w+|npm_\w+|PYTHON\w*|PERL\w*|RUBY\w*|GEM_\w+|JAVA_\w+|_JAVA_OPTIONS|CLASSPATH|LD_\w+|DYLD_\w+|TMPDIR|TAR_OPTIONS|GREP_OPTIONS|RIPGREP_CONFIG_PATH|SSH_\w+|GNUPGHOME|CURL_HOME|WGETRC|AWKPATH|AWKLIBPATH|POSIXLY_CORRECT|SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL|\w*PATH|\w*_OPTIONS|\w*_OPTS|\w*_CONFIG\w*|\w*_HOME|\w*RC)$/;
 
-/** Wrappers that run their operands as a command, keyed by name. */
 /** jobs: lists jobs; `jobs -x COMMAND ARGS` runs COMMAND (job specs replaced by pids), which is checked as a command. */
 export const jobsCommand: Extractor = (args, api) => {
   const parsed = parseKnown(args, { short: 'lnprsx', stopAtOperand: true }, api);
   if (hasOption(parsed, 'x') && parsed.rest < args.length) api.run(args.slice(parsed.rest));
 };
 
+/** Wrappers that run their operands as a command, keyed by name. */
 export const WRAPPERS: Readonly<Record<string, Extractor>> = {
   env: envCommand,
   jobs: jobsCommand,
