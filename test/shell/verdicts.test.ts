@@ -181,6 +181,10 @@ const CASES: Case[] = [
   ['git fetch --upl="touch /tmp/x; git-upload-pack" .', 'ask', null],
   ['git push --rece=x . HEAD:refs/heads/z', 'ask', null],
   ['git grep --open=x hi', 'ask', null],
+  // A count glued before the short option (fifth attacker pass: -1Ocmd ran cmd as the pager).
+  ["git grep -1O'touch /tmp/x; true' foo", 'ask', null],
+  ["git fetch -4u'touch /tmp/x' origin", 'ask', null],
+  ['git grep -1 -n foo', 'allow', null],
   ['git diff /etc/passwd a.txt', 'deny', '/etc/passwd'],
   ['git diff a.txt ../ro/ref.txt', 'allow', null],
   ['git diff HEAD~1 -- src', 'allow', null],

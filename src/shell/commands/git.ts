@@ -37,7 +37,8 @@ const OUTPUT_OPTIONS = ['o', 'output', 'output-directory'];
 // Options of subcommands that run a program named on the command line or a pager/editor: a word that starts with one
 // (`--exec=cmd`, `--tool-help`), or any unambiguous prefix of one, as for every long option (`--upl=` is `--upload-pack=`).
 const RUNS_OPTIONS = ['--exec', '--upload-pack', '--receive-pack', '--open-files-in-pager', '--extcmd', '--tool', '--edit-description', '--interactive'];
-const RUNS_SHORT: Readonly<Record<string, RegExp>> = { grep: /^-[a-zA-Z]*O/, rebase: /^-[a-zA-Z]*[xi]/, clone: /^-[a-zA-Z]*u/, fetch: /^-[a-zA-Z]*u/, pull: /^-[a-zA-Z]*u/ };
+// Short forms in a cluster, after letters or a count (`git grep -1Ocmd` is -C 1, then -O with cmd as the pager).
+const RUNS_SHORT: Readonly<Record<string, RegExp>> = { grep: /^-[a-zA-Z0-9]*O/, rebase: /^-[a-zA-Z0-9]*[xi]/, clone: /^-[a-zA-Z0-9]*u/, fetch: /^-[a-zA-Z0-9]*u/, pull: /^-[a-zA-Z0-9]*u/ };
 
 /**
  * git: only a known set of subcommands, run in the workspace's own repository (a nested repository's config can
