@@ -3,7 +3,7 @@ import type { ExplainFacts } from '../src/policy/index.js';
 import { SessionPaths } from '../runtime/broker/session-paths.js';
 import { describeCommand, describeRequest, refusalOf } from '../runtime/policy/admission-request.js';
 import { detectSandbox } from '../runtime/sandbox/detect-sandbox.js';
-import { buildCapability } from '../runtime/session-options.js';
+import { buildCapability } from '../runtime/session/session-options.js';
 
 /** A workspace to explain a call against, as a session would see it. */
 export interface ExplainWorkspace {

@@ -3,10 +3,10 @@
  * @packageDocumentation
  */
 export { createRuntime, Runtime, type RuntimeOptions, type RuntimeStats, type SessionInspection, type TokenInfo } from './runtime.js';
-export { generateTokenKeyPair, type TokenKeyPair } from './token-key-pair.js';
+export { generateTokenKeyPair, type TokenKeyPair } from './capability/token-key-pair.js';
 export type { TokenKeysOption, Ed25519KeyInput } from '../src/capability/token-keys.js';
-export { Session, type CallOptions } from './session.js';
-export type { SessionOptions } from './session-options.js';
+export { Session, type CallOptions } from './session/session.js';
+export type { SessionOptions } from './session/session-options.js';
 export { ToolwardenError, ERROR_CODES, type ErrorCode } from '../src/errors.js';
 export type { ToolResult, TextContent } from '../src/tool-result.js';
 export type { ToolInfo } from '../src/tools/tool-info.js';
@@ -27,7 +27,7 @@ export type { AuditOption, AuditTarget } from './audit/index.js';
 export type { McpServerConfig, McpServersOption } from '../src/mcp/index.js';
 export type { TenantConfig, TenantsOption, TenantContext } from '../src/tenants/index.js';
 export { resolveShellCharset } from '../src/charset.js';
-export type { Admission } from './session.js';
+export type { Admission } from './session/session.js';
 export { createMcpServer, installSessionTools } from './serve/session-mcp-server.js';
 export { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from './serve/http/mcp-http-handler.js';
 export type { ToolAnnotations } from '../src/tools/tool-presentation.js';

@@ -22,8 +22,8 @@ import { checkRuleTools, narrowPermissions, preRuleRule, validatePermissionSpec,
 import { bindSessionToTenant, resolveTenant, validateTenants, type TenantConfig, type TenantsOption } from '../src/tenants/index.js';
 import { auditOutcome } from '../src/audit/index.js';
 import { createAuditSink } from './audit/index.js';
-import { planCall } from './call-plan.js';
-import { assertMcpConfigured } from './mcp-access.js';
+import { planCall } from './calls/call-plan.js';
+import { assertMcpConfigured } from './session/mcp-access.js';
 import { McpHub } from './mcp/index.js';
 import { PolicyGate, refusalResult, type Approver } from './policy/policy-gate.js';
 import { describeRequest } from './policy/admission-request.js';
@@ -33,20 +33,20 @@ import { detectSandbox, type SandboxDetection } from './sandbox/detect-sandbox.j
 import { runSandboxSelfTest, runZygoteSelfTest, zygoteUsable } from './sandbox/run-self-test.js';
 import type { SelfTestCheck } from '../src/sandbox/self-test.js';
 import { WalkPool } from './walk/index.js';
-import { assertCapabilityWithinTenant } from './tenant-bound.js';
-import { Session, type Admission, type SessionHost } from './session.js';
-import { createSessionServices, type RuntimeServices, type SessionServices } from './session-services.js';
-import { inspectionOf, type SessionInspection } from './session-inspection.js';
-import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session-options.js';
+import { assertCapabilityWithinTenant } from './capability/tenant-bound.js';
+import { Session, type Admission, type SessionHost } from './session/session.js';
+import { createSessionServices, type RuntimeServices, type SessionServices } from './session/session-services.js';
+import { inspectionOf, type SessionInspection } from './session/session-inspection.js';
+import { buildCapability, checkOptionKeys, canonicalDirectory, type SessionOptions } from './session/session-options.js';
 import { checkRuntimeOptions, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime-options.js';
-import { WorkerPool } from './workers/worker-pool.js';
-import { probeToolModules, toModuleUrls } from './host-tools/probe-tool-modules.js';
+import { WorkerPool } from './tool-hosts/worker-pool.js';
+import { probeToolModules, toModuleUrls } from './tool-hosts/probe-tool-modules.js';
 import { startToolProcess, type ToolProcess } from './isolation/start-tool-process.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from './calls/call-context.js';
 import { checkPidNamespace } from '../src/isolation/pid-namespace.js';
 
 export type { RuntimeOptions, RuntimeStats, TokenInfo } from './runtime-options.js';
-export type { SessionInspection } from './session-inspection.js';
+export type { SessionInspection } from './session/session-inspection.js';
 
 /**
  * The toolwarden runtime: it signs capabilities, keeps a warm pool of workers, owns every session's broker and

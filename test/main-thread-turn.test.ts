@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mainThreadTurn } from '../runtime/main-thread-turn.js';
+import { mainThreadTurn } from '../runtime/calls/main-thread-turn.js';
 
 /** Keeps the thread busy for `ms`, as a synchronous broker operation does. */
 function busy(ms: number): void {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ToolwardenError } from '../../src/errors.js';
-import { generateTokenKeyPair } from '../../runtime/token-key-pair.js';
+import { generateTokenKeyPair } from '../../runtime/capability/token-key-pair.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';

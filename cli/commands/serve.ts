@@ -3,7 +3,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import { loadServeConfig } from '../../runtime/serve/load-serve-config.js';
 import { serveStdio } from '../../runtime/serve/serve-stdio.js';
 import { startHttpServer } from '../../runtime/serve/http/serve-http.js';
-import type { SessionOptions } from '../../runtime/session-options.js';
+import type { SessionOptions } from '../../runtime/session/session-options.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { HELP_OPTION, usageErrors, requireChoice, splitList } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';

@@ -5,7 +5,7 @@ import type { ApprovalOption, PermissionSpec } from '../../src/policy/index.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { ApprovalRequest } from '../../runtime/policy/policy-gate.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { Session } from '../../runtime/session.js';
+import type { Session } from '../../runtime/session/session.js';
 import { describeOutcome, type DemoRow } from './format-table.js';
 import type { DemoWorkspace } from './demo-workspace.js';
 

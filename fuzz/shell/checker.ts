@@ -1,5 +1,5 @@
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
-import { buildCapability } from '../../runtime/session-options.js';
+import { buildCapability } from '../../runtime/session/session-options.js';
 import { checkCommand } from '../../runtime/shell/command-check.js';
 import type { ShellCheck } from '../../src/shell/index.js';
 import type { FixtureLayout } from './fixture.js';

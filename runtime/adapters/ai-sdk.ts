@@ -1,6 +1,6 @@
 import type { JSONSchema7, ToolSet } from 'ai';
 import type { ToolResult } from '../../src/tool-result.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { callTool, resultText } from './call-tool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { errorResult } from '../../src/tool-result.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { callTool, resultText } from './call-tool.js';
 
 /** A tool definition as the Anthropic Messages API takes it in `tools`. */

@@ -1,5 +1,5 @@
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 
 /** `session.call` with the options argument the call-path work adds; a session without it ignores the extra argument. */
 type CallWithOptions = (name: string, args: Record<string, unknown>, options: { signal?: AbortSignal }) => Promise<ToolResult>;

@@ -1,7 +1,7 @@
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SERVER_INFO, installSessionTools } from '../serve/session-mcp-server.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 
 /**
  * The session as an in-process MCP server for the Claude Agent SDK (what its `createSdkMcpServer` returns), for

@@ -1,5 +1,5 @@
 import type { DynamicStructuredTool } from '@langchain/core/tools';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { callTool, resultText } from './call-tool.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FunctionTool, tool as agentsTool } from '@openai/agents';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { callTool, resultText } from './call-tool.js';
 import { dropStrictNulls, toStrictSchema } from './openai-strict.js';
 

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../../src/tool-result.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { callTool, parseArguments, resultText } from './call-tool.js';
 import { dropStrictNulls, toStrictSchema } from './openai-strict.js';
 

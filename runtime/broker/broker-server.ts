@@ -3,8 +3,8 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { BrokerFor } from './broker.js';
 import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
-import { timeLeftMs } from '../call-context.js';
-import { mainThreadTurn } from '../main-thread-turn.js';
+import { timeLeftMs } from '../calls/call-context.js';
+import { mainThreadTurn } from '../calls/main-thread-turn.js';
 import { refusalOfGrant } from './call-grants.js';
 import type { CallGrant, CallTracker } from './call-tracker.js';
 

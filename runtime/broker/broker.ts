@@ -3,7 +3,7 @@ import type { Limits } from '../../src/limits.js';
 import type { BrokerApi, BrokerReply, GrepArgs } from '../../src/protocol.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { WalkPool } from '../walk/index.js';
-import { timeLeftMs, type CallContext } from '../call-context.js';
+import { timeLeftMs, type CallContext } from '../calls/call-context.js';
 import { createCtxHandlers, type CtxAdmission, type CtxServices } from './ctx-requests.js';
 import { applyChangeSet, listDirectory, readExistingTextFile, readTextFile, writeTextFile } from './file-ops.js';
 import type { SessionPaths } from './session-paths.js';

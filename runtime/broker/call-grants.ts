@@ -1,6 +1,6 @@
 import type { BrokerRequest } from '../../src/protocol/broker.js';
 import { builtinTool } from '../../src/tools/builtin-schemas.js';
-import { patchPaths } from '../call-subject.js';
+import { patchPaths } from '../calls/call-subject.js';
 import type { CallGrant } from './call-tracker.js';
 
 /** The `ctx` requests, served only for host-defined tools (each through the rules, in the broker). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallContext } from '../call-context.js';
+import type { CallContext } from '../calls/call-context.js';
 
 /** The broker requests of one call in flight, for telling a host that waits on the broker from one that overran. */
 export interface BrokerActivity {

@@ -6,7 +6,7 @@ import { BUILTIN_TOOLS } from '../../src/tools/builtin-registry.js';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/builtin-schemas.js';
 import type { BrokerServices } from './broker.js';
 import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
-import { timeLeftMs, type CallContext } from '../call-context.js';
+import { timeLeftMs, type CallContext } from '../calls/call-context.js';
 import { refusalResult, type GateOutcome } from '../policy/policy-gate.js';
 
 /** How a ctx request fared against the rules, for the audit log: what admit() decided, or the gate's answer to it. */

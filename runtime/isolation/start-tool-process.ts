@@ -3,7 +3,7 @@ import { closeSync, openSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolwardenError } from '../../src/errors.js';
-import { workerFileUrl } from '../workers/worker-url.js';
+import { workerFileUrl } from '../tool-hosts/worker-url.js';
 import { permissionFlags } from './permission-flags.js';
 import { isHostState } from '../../src/protocol/worker-bind.js';
 import { collectReadPaths } from './read-allowlist.js';

@@ -5,7 +5,7 @@ import type { ShellCheck } from '../../src/shell/index.js';
 import { isBuiltinTool } from '../../src/tools/builtin-schemas.js';
 import { validateBuiltinArgs } from '../../src/tools/validate-args.js';
 import type { SessionPaths } from '../broker/session-paths.js';
-import { describeCall } from '../call-subject.js';
+import { describeCall } from '../calls/call-subject.js';
 import { checkCommand } from '../shell/command-check.js';
 import type { GateRequest } from './policy-gate.js';
 

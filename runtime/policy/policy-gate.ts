@@ -3,7 +3,7 @@ import { deepFreeze } from '../../src/deep-freeze.js';
 import { toPlainError, type ErrorCode } from '../../src/errors.js';
 import { admit, rulesMention, subjectKey, type AdmitInput, type Admitted, type ApprovalMemory, type ApprovalOption, type PermissionLayers, type PermissionSpec } from '../../src/policy/index.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
-import { remainingMs, untilDeadline, type CallContext } from '../call-context.js';
+import { remainingMs, untilDeadline, type CallContext } from '../calls/call-context.js';
 
 /** How many tool names the gate's caches hold per session (rule mentions) and in all (default outcomes). */
 const MAX_CACHED_TOOLS = 1024;

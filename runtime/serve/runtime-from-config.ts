@@ -5,7 +5,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { ServeConfig } from '../../src/serve/serve-config.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
 import type { RuntimeOptions } from '../runtime-options.js';
-import type { SessionOptions } from '../session-options.js';
+import type { SessionOptions } from '../session/session-options.js';
 
 /**
  * Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox,

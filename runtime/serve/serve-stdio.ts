@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, type ServeConfig } from '../../src/serve/serve-config.js';
 import { createRuntime } from '../runtime.js';
-import type { SessionOptions } from '../session-options.js';
+import type { SessionOptions } from '../session/session-options.js';
 import { runtimeOptionsFrom, userSessionOptions } from './runtime-from-config.js';
 import { answerUnparsableMessages } from './parse-errors.js';
 import { createMcpServer } from './session-mcp-server.js';

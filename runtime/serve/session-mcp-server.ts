@@ -8,7 +8,7 @@ import { isBuiltinTool } from '../../src/tools/builtin-schemas.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import { builtinAnnotations } from '../../src/tools/tool-presentation.js';
 import { callTool } from '../adapters/call-tool.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { startProgress } from './call-progress.js';
 
 /** Name and version the served MCP server reports in its `initialize` answer: package.json's. */

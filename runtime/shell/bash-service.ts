@@ -15,12 +15,12 @@ import { SessionZygote } from '../sandbox/session-zygote.js';
 import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
 import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import { ForegroundCommands } from '../processes/foreground.js';
-import { abortReason, timeLeftMs, type CallContext } from '../call-context.js';
+import { abortReason, timeLeftMs, type CallContext } from '../calls/call-context.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import type { SessionEgress } from '../net/egress/session-egress.js';
 import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
 import { describeCommand } from '../policy/admission-request.js';
-import type { AdmissionReport } from '../session.js';
+import type { AdmissionReport } from '../session/session.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
 import { formatExecResult } from './format-exec.js';
 

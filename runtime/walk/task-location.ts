@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ToolwardenError } from '../../src/errors.js';
-import { findWorkerFile, workerFileUrl } from '../workers/worker-url.js';
+import { findWorkerFile, workerFileUrl } from '../tool-hosts/worker-url.js';
 
 /**
  * The URL of the walk pool's task file. Piscina threads need real JavaScript: compiled, it sits next to this

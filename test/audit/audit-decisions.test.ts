@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type ApprovalOption, type AuditEvent, type Runtime } from '../../runtime/index.js';
-import type { SessionOptions } from '../../runtime/session-options.js';
+import type { SessionOptions } from '../../runtime/session/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // The audit tells refusals apart: a path-guard refusal is `deny` with `path:<code>`, an approved call records the

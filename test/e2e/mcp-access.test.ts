@@ -227,7 +227,7 @@ describe('rules, audit and attenuation', () => {
   });
 
   // KNOWN BUG (reported, not in this suite's files): the broker's mcpCall, which ctx.mcp.call uses, skips the
-  // policy gate and the audit; runtime/session-services.ts wires it straight to McpAccess.call. Drop `.fails`
+  // policy gate and the audit; runtime/session/session-services.ts wires it straight to McpAccess.call. Drop `.fails`
   // once ctx.mcp.call goes through the rules.
   it('applies permission rules and the audit to ctx.mcp.call', async () => {
     const s = await open({ tools: ['call_mcp'], mcpServers: ['t:add'], permissions: { mcp__t__add: 'deny' } });

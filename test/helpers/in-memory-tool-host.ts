@@ -1,5 +1,5 @@
 import type { BrokerServer } from '../../runtime/broker/broker-server.js';
-import { ToolHostConnection, type ToolHostLink, type WorkerEnd } from '../../runtime/workers/tool-host-connection.js';
+import { ToolHostConnection, type ToolHostLink, type WorkerEnd } from '../../runtime/tool-hosts/tool-host-connection.js';
 import { createLinkedPair } from '../../src/protocol/in-memory-transport.js';
 import type { Transport } from '../../src/protocol/transport.js';
 import type { BoundSessionInfo } from '../../src/protocol/worker-bind.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
-import type { SessionOptions } from '../../runtime/session-options.js';
+import type { SessionOptions } from '../../runtime/session/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // Real trees: alice's and bob's workspaces side by side, bob's shared docs, and links out of bob's workspace.

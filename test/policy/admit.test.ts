@@ -4,7 +4,7 @@ import { admit, ApprovalMemory, readOnlyTools, subjectKey, type Admitted, type P
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { describeCommand, describeRequest } from '../../runtime/policy/admission-request.js';
 import type { GateRequest } from '../../runtime/policy/policy-gate.js';
-import { buildCapability } from '../../runtime/session-options.js';
+import { buildCapability } from '../../runtime/session/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // One table for every source of an admission decision. Each row builds its input the way the runtime does, through

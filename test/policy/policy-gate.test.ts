@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalMemory, type PermissionSpec } from '../../src/policy/index.js';
 import { PolicyGate, type GateSession } from '../../runtime/policy/policy-gate.js';
-import type { CallContext } from '../../runtime/call-context.js';
+import type { CallContext } from '../../runtime/calls/call-context.js';
 
 const context: CallContext = { signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'none' };
 const session = (permissions: PermissionSpec[]): GateSession => ({ id: 's', user: undefined, permissions, memory: new ApprovalMemory() });

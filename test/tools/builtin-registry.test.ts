@@ -10,11 +10,11 @@ import { refusalOfGrant } from '../../runtime/broker/call-grants.js';
 import type { CallGrant } from '../../runtime/broker/call-tracker.js';
 import { CTX_FS_RULES } from '../../runtime/broker/ctx-requests.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
-import { describeCall } from '../../runtime/call-subject.js';
+import { describeCall } from '../../runtime/calls/call-subject.js';
 import { reportsProgress } from '../../runtime/serve/call-progress.js';
 import { dispatchTool } from '../../workers/tool-dispatch.js';
 import type { FileToolContext } from '../../workers/tools/file-tools.js';
-import { buildCapability } from '../../runtime/session-options.js';
+import { buildCapability } from '../../runtime/session/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // The registry is the only source of what a built-in tool is: every table the rest of the code reads is derived from

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InFlightCall } from '../../runtime/in-flight-call.js';
+import { InFlightCall } from '../../runtime/calls/in-flight-call.js';
 import { ToolwardenError } from '../../src/errors.js';
 import { okResult } from '../../src/tool-result.js';
 
 const never = new Promise<never>(() => undefined);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The call lifecycle the session runs its work in (runtime/in-flight-call.ts): its signal is made lazily, so each
+// The call lifecycle the session runs its work in (runtime/calls/in-flight-call.ts): its signal is made lazily, so each
 // case reads it at a different moment (before, during, after the end) and must see the same thing.
 describe('InFlightCall', () => {
   it.each(['before the end', 'after the end'] as const)('a signal read %s aborts with ABORTED once the call has ended', async (when) => {

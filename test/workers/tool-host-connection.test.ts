@@ -5,7 +5,7 @@ import { createBrokerServer, type BrokerRefusal } from '../../runtime/broker/bro
 import { CallTracker } from '../../runtime/broker/call-tracker.js';
 import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { WriteQuota } from '../../runtime/broker/write-quota.js';
-import type { CallContext } from '../../runtime/call-context.js';
+import type { CallContext } from '../../runtime/calls/call-context.js';
 import { WalkPool } from '../../runtime/walk/index.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';

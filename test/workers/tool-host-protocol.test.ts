@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { ToolHostClient } from '../../runtime/workers/tool-host-client.js';
+import { ToolHostClient } from '../../runtime/tool-hosts/tool-host-client.js';
 import { isToolHostReply } from '../../src/protocol/tool-host.js';
 import { okResult } from '../../src/tool-result.js';
 import { serveToolHost } from '../../workers/tool-host-server.js';

@@ -1,5 +1,5 @@
 import type { ProcessStatus } from '../../processes/index.js';
-import type { SessionInspection } from '../../session-inspection.js';
+import type { SessionInspection } from '../../session/session-inspection.js';
 import type { InboxItem } from '../approvals/approval-inbox.js';
 import type { ServedSession } from '../http/served-sessions.js';
 

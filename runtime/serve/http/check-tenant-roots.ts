@@ -1,6 +1,6 @@
 import { ToolwardenError } from '../../../src/errors.js';
 import type { ServeConfig } from '../../../src/serve/serve-config.js';
-import { canonicalDirectory } from '../../session-options.js';
+import { canonicalDirectory } from '../../session/session-options.js';
 
 /**
  * Checks every tenant's workspace and read roots before `serve --http` takes a request: each must exist, be a

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ServeConfig } from '../../../src/serve/serve-config.js';
 import { toPlainError } from '../../../src/errors.js';
 import type { Runtime } from '../../runtime.js';
-import type { Session } from '../../session.js';
+import type { Session } from '../../session/session.js';
 import { userSessionOptions } from '../runtime-from-config.js';
 import { createBearerAuth, type BearerCheck } from './bearer-auth.js';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toPlainError } from '../../../src/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../../src/serve/serve-config.js';
-import type { Session } from '../../session.js';
+import type { Session } from '../../session/session.js';
 import { readJsonBody, sendJsonRpcError, statusForOpenFailure } from './http-replies.js';
 import { ServedSessions, type ServedSession } from './served-sessions.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Session } from '../../session.js';
+import type { Session } from '../../session/session.js';
 import { createMcpServer } from '../session-mcp-server.js';
 
 /** Hears of each served session's MCP server (for approvals by elicitation); returns what undoes it. */

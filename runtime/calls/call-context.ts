@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ToolwardenError } from '../src/errors.js';
+import { ToolwardenError } from '../../src/errors.js';
 
 /**
  * What the work of one tool call is given: a signal that aborts when the call ends (early or not), and the deadline it

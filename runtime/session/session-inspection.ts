@@ -1,4 +1,4 @@
-import type { ProcessSnapshot } from './processes/index.js';
+import type { ProcessSnapshot } from '../processes/index.js';
 import type { SessionServices } from './session-services.js';
 
 /**

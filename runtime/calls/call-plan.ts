@@ -1,9 +1,9 @@
-import type { Prefetched } from '../src/protocol.js';
-import type { ToolResult } from '../src/tool-result.js';
-import { builtinTool, type MainThreadToolName } from '../src/tools/builtin-schemas.js';
-import type { SessionServices } from './session-services.js';
+import type { Prefetched } from '../../src/protocol.js';
+import type { ToolResult } from '../../src/tool-result.js';
+import { builtinTool, type MainThreadToolName } from '../../src/tools/builtin-schemas.js';
+import type { SessionServices } from '../session/session-services.js';
 import type { CallContext } from './call-context.js';
-import type { AdmissionReport } from './session.js';
+import type { AdmissionReport } from '../session/session.js';
 
 /** Runs a call on the main thread; a tool admitted per command (bash) reports each command's admission. */
 type DirectRun = (report: (admitted: AdmissionReport) => void) => Promise<ToolResult>;

@@ -1,10 +1,10 @@
-import { ToolwardenError, toPlainError } from '../src/errors.js';
-import type { Capability } from '../src/capability/capability.js';
-import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type McpEntry } from '../src/mcp/index.js';
-import { errorResult, type ToolResult } from '../src/tool-result.js';
-import type { ToolInfo } from '../src/tools/tool-info.js';
-import type { McpHub } from './mcp/index.js';
-import { remainingMs, type CallContext } from './call-context.js';
+import { ToolwardenError, toPlainError } from '../../src/errors.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type McpEntry } from '../../src/mcp/index.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import type { ToolInfo } from '../../src/tools/tool-info.js';
+import type { McpHub } from '../mcp/index.js';
+import { remainingMs, type CallContext } from '../calls/call-context.js';
 
 /**
  * A session's view of the runtime's MCP servers: only the tools its capability's entries allow are listed or

@@ -1,8 +1,8 @@
-import { ToolwardenError } from '../src/errors.js';
-import type { PolicySubject } from '../src/policy/index.js';
-import { parsePatch } from '../src/text/index.js';
-import type { SessionPaths } from './broker/session-paths.js';
-import { builtinTool } from '../src/tools/builtin-schemas.js';
+import { ToolwardenError } from '../../src/errors.js';
+import type { PolicySubject } from '../../src/policy/index.js';
+import { parsePatch } from '../../src/text/index.js';
+import type { SessionPaths } from '../broker/session-paths.js';
+import { builtinTool } from '../../src/tools/builtin-schemas.js';
 
 /**
  * The policy subject of a call whose arguments are already valid, as its registry descriptor says (`subject`): file tools get canonical, workspace-relative

@@ -1,20 +1,20 @@
-import { ToolwardenError, toPlainError } from '../src/errors.js';
-import type { Capability } from '../src/capability/capability.js';
-import { errorResult, type ToolResult } from '../src/tool-result.js';
-import type { ToolInfo } from '../src/tools/tool-info.js';
-import type { Prefetched } from '../src/protocol.js';
-import type { BrokerServer } from './broker/broker-server.js';
-import type { CallTracker } from './broker/call-tracker.js';
-import { ToolHostConnection, type WorkerEnd } from './workers/tool-host-connection.js';
-import { workerLink } from './workers/worker-link.js';
-import { processLink } from './isolation/process-link.js';
-import type { ToolProcess } from './isolation/start-tool-process.js';
-import type { IdleWorker } from './workers/worker-pool.js';
-import type { NarrowRequest } from '../src/capability/narrow.js';
-import type { CallContext } from './call-context.js';
-import { mainThreadTurn } from './main-thread-turn.js';
-import { InFlightCall } from './in-flight-call.js';
-import { watchOverrun } from './overrun-watch.js';
+import { ToolwardenError, toPlainError } from '../../src/errors.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import type { ToolInfo } from '../../src/tools/tool-info.js';
+import type { Prefetched } from '../../src/protocol.js';
+import type { BrokerServer } from '../broker/broker-server.js';
+import type { CallTracker } from '../broker/call-tracker.js';
+import { ToolHostConnection, type WorkerEnd } from '../tool-hosts/tool-host-connection.js';
+import { workerLink } from '../tool-hosts/worker-link.js';
+import { processLink } from '../tool-hosts/process-link.js';
+import type { ToolProcess } from '../isolation/start-tool-process.js';
+import type { IdleWorker } from '../tool-hosts/worker-pool.js';
+import type { NarrowRequest } from '../../src/capability/narrow.js';
+import type { CallContext } from '../calls/call-context.js';
+import { mainThreadTurn } from '../calls/main-thread-turn.js';
+import { InFlightCall } from '../calls/in-flight-call.js';
+import { watchOverrun } from '../calls/overrun-watch.js';
 
 /** What decided a call (or, for bash, one of its commands), as the audit log records it. */
 export interface AdmissionReport {

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { IpcChannels } from '../../src/protocol/ipc-channels.js';
 import type { ProcessIpcMessage } from '../../src/protocol/process-ipc.js';
 import { PROTOCOL_VERSION } from '../../src/protocol/worker-bind.js';
-import type { ToolHostLink } from '../workers/tool-host-connection.js';
-import type { ToolProcess } from './start-tool-process.js';
+import type { ToolHostLink } from './tool-host-connection.js';
+import type { ToolProcess } from '../isolation/start-tool-process.js';
 
 /**
  * The link to a started tool host process: the broker and tool host channels multiplexed over its one IPC channel.

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { ToolwardenError } from '../src/errors.js';
-import { errorResult, type ToolResult } from '../src/tool-result.js';
+import { ToolwardenError } from '../../src/errors.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { CallContext } from './call-context.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Capability } from '../src/capability/capability.js';
-import { assertFilesystemWithinTenant, bindSessionToTenant, type TenantConfig, type TenantFilesystemBound } from '../src/tenants/index.js';
-import { canonicalDirectory } from './session-options.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { assertFilesystemWithinTenant, bindSessionToTenant, type TenantConfig, type TenantFilesystemBound } from '../../src/tenants/index.js';
+import { canonicalDirectory } from '../session/session-options.js';
 
 /**
  * The tenant's filesystem bound with its roots realpath'ed now (a tenant root may itself be a symlink).

@@ -13,7 +13,7 @@ export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: stri
 
 /**
  * Where a tool host runs and how it is reached: what differs between a worker thread (worker-link.ts), a tool
- * process (runtime/isolation/process-link.ts) and an in-memory host. Everything else is {@link ToolHostConnection}'s.
+ * process (process-link.ts) and an in-memory host. Everything else is {@link ToolHostConnection}'s.
  */
 export interface ToolHostLink {
   /** What the host is called in results, e.g. 'worker' or 'tool process'. */

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ToolwardenError } from '../src/errors.js';
-import type { Limits } from '../src/limits.js';
-import type { Capability, PermissionSpec, SandboxMode } from '../src/capability/capability.js';
-import { parseCapabilityFields, type CapabilityDefaults } from '../src/capability/fields.js';
-import { requireNonEmpty } from '../src/capability/parse-values.js';
-import { rejectUnknownKeys, requirePlainObject } from '../src/capability/plain-object.js';
-import type { BlockedPathsOption } from '../src/path-guard/blocklist-option.js';
+import { ToolwardenError } from '../../src/errors.js';
+import type { Limits } from '../../src/limits.js';
+import type { Capability, PermissionSpec, SandboxMode } from '../../src/capability/capability.js';
+import { parseCapabilityFields, type CapabilityDefaults } from '../../src/capability/fields.js';
+import { requireNonEmpty } from '../../src/capability/parse-values.js';
+import { rejectUnknownKeys, requirePlainObject } from '../../src/capability/plain-object.js';
+import type { BlockedPathsOption } from '../../src/path-guard/blocklist-option.js';
 
 /** Options of {@link Runtime.openSession} and {@link Runtime.mintToken}. */
 export interface SessionOptions {
@@ -74,7 +74,7 @@ export function checkOptionKeys(options: SessionOptions): void {
   }
 }
 
-export type { CapabilityDefaults } from '../src/capability/fields.js';
+export type { CapabilityDefaults } from '../../src/capability/fields.js';
 
 /**
  * Validates session options and builds the canonical capability (roots realpath'ed, limits filled in), field by

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { JSONWebKeySet, JWK } from 'jose';
-import { parseTokenKeys, publicJwks } from '../src/capability/token-keys.js';
+import { parseTokenKeys, publicJwks } from '../../src/capability/token-keys.js';
 
 /** A fresh Ed25519 token key pair: the private JWK for the control plane, the JWKS for every serving node. */
 export interface TokenKeyPair {

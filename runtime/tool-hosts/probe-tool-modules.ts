@@ -6,10 +6,10 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { createBrokerServer, type BrokerServer } from '../broker/broker-server.js';
 import { CallTracker } from '../broker/call-tracker.js';
-import { startWorker } from '../workers/worker-pool.js';
-import { ToolHostConnection } from '../workers/tool-host-connection.js';
-import { workerLink } from '../workers/worker-link.js';
-import { processLink } from '../isolation/process-link.js';
+import { startWorker } from './worker-pool.js';
+import { ToolHostConnection } from './tool-host-connection.js';
+import { workerLink } from './worker-link.js';
+import { processLink } from './process-link.js';
 import { startToolProcess, type ToolProcess } from '../isolation/start-tool-process.js';
 
 /** Turns module paths (relative to the process cwd) or URLs into file URLs. */
