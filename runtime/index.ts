@@ -27,7 +27,7 @@ export type { AuditOption, AuditTarget } from './audit/index.js';
 export type { McpServerConfig, McpServersOption } from '../src/mcp/index.js';
 export type { TenantConfig, TenantsOption, TenantContext } from '../src/tenants/index.js';
 export { resolveShellCharset } from '../src/charset.js';
-export type { Admission } from './session/session.js';
+export type { Admission } from './calls/admission.js';
 export { createMcpServer, installSessionTools } from './serve/session-mcp-server.js';
 export { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from './serve/http/mcp-http-handler.js';
 export type { ToolAnnotations } from '../src/tools/tool-presentation.js';

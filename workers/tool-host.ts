@@ -1,5 +1,6 @@
 import { toPlainError } from '../src/errors.js';
 import type { ToolHostApi } from '../src/protocol/tool-host.js';
+import { isMcpToolName } from '../src/mcp/tool-name.js';
 import type { BoundSessionInfo } from '../src/protocol/worker-bind.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
@@ -41,7 +42,7 @@ export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessio
     callTool: async (name, args, callId, prefetched) => {
       const tool = hostTools.get(name);
       if (tool && runHostTool) return runHostTool(tool, args, callId);
-      if (loadFailure !== undefined && !name.startsWith('mcp__')) return errorResult('TOOL_FAILED', loadFailure);
+      if (loadFailure !== undefined && !isMcpToolName(name)) return errorResult('TOOL_FAILED', loadFailure);
       const broker = brokerFor(callId);
       return dispatchTool(name, args, { broker: prefetched ? withPrefetched(broker, prefetched) : broker, readMaxChars: info.readMaxChars });
     },

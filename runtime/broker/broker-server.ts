@@ -3,6 +3,7 @@ import type { BrokerApi } from '../../src/protocol.js';
 import type { BrokerFor } from './broker.js';
 import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
+import { guardRefusalOf } from '../../src/audit/index.js';
 import { timeLeftMs } from '../calls/call-context.js';
 import { mainThreadTurn } from '../calls/main-thread-turn.js';
 import { refusalOfGrant } from './call-grants.js';
@@ -96,11 +97,19 @@ async function serve(brokerFor: BrokerFor, grant: CallGrant, request: BrokerRequ
   const { activity } = grant;
   activity.pending += 1;
   try {
-    return await dispatch(brokerFor(grant.context), request);
+    const reply = await dispatch(brokerFor(grant.context), request);
+    if (!grant.hostTool && grant.guardRule === undefined) grant.guardRule = guardRuleOf(reply);
+    return reply;
   } finally {
     activity.pending -= 1;
     activity.answeredAt = performance.now();
   }
+}
+
+/** The `path:<code>` rule of a reply the broker's path guard refused, else undefined. */
+function guardRuleOf(reply: unknown): string | undefined {
+  if (typeof reply !== 'object' || reply === null || (reply as { ok?: unknown }).ok !== false) return undefined;
+  return guardRefusalOf((reply as { error: { code: string } }).error.code)?.guardRule;
 }
 
 function dispatch(broker: BrokerApi, request: BrokerRequest): Promise<unknown> {

@@ -22,6 +22,11 @@ export interface CallGrant {
   /** The call's signal and deadline: the broker's work for it runs in this context. */
   readonly context: CallContext;
   readonly activity: BrokerActivity;
+  /**
+   * The `path:<code>` rule of the first request of a built-in tool's call that the broker's path guard refused: the
+   * audit records the call as that refusal (the broker decided it, not the tool's result).
+   */
+  guardRule: string | undefined;
 }
 
 /**
@@ -38,20 +43,25 @@ export class CallTracker {
     this.#isHostTool = isHostTool;
   }
 
-  /** Records an admitted call as in flight under a fresh id, with its context; `leave` ends it (idempotent). */
-  enter(tool: string, args: Record<string, unknown>, context: CallContext): { callId: string; activity: BrokerActivity; leave: () => void } {
-    const callId = randomUUID();
-    const grant: CallGrant = Object.freeze({
-      callId,
+  /** Records an admitted call as in flight under a fresh id, with its context; {@link leave} ends it. */
+  enter(tool: string, args: Record<string, unknown>, context: CallContext): CallGrant {
+    const grant: CallGrant = {
+      callId: randomUUID(),
       tool,
       args,
       hostTool: this.#isHostTool(tool),
       served: new Set<string>(),
       context,
       activity: { pending: 0, answeredAt: Number.NEGATIVE_INFINITY },
-    });
-    this.#grants.set(callId, grant);
-    return { callId, activity: grant.activity, leave: () => void this.#grants.delete(callId) };
+      guardRule: undefined,
+    };
+    this.#grants.set(grant.callId, grant);
+    return grant;
+  }
+
+  /** Ends a call's grant: later requests naming it are refused. Idempotent. */
+  leave(callId: string): void {
+    this.#grants.delete(callId);
   }
 
   /** The grant of an in-flight call of this session, or undefined. */

@@ -8,6 +8,8 @@ import type { BrokerServices } from './broker.js';
 import { listDirectory, readExistingTextFile, statPath, writeTextFile } from './file-ops.js';
 import { timeLeftMs, type CallContext } from '../calls/call-context.js';
 import { refusalResult, type GateOutcome } from '../policy/policy-gate.js';
+import { guardRefusalOf, type WorkRefusal } from '../../src/audit/index.js';
+import type { DirectOutcome } from '../calls/call-plan.js';
 
 /** How a ctx request fared against the rules, for the audit log: what admit() decided, or the gate's answer to it. */
 export interface CtxAdmission {
@@ -20,9 +22,9 @@ export interface CtxServices {
   /** Applies admit() (and the approver, its wait bounded by `context`) to a ctx request as if it were a call of `tool`. */
   admitCtx(tool: string, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome>;
   /** Records a ctx request in the audit stream. */
-  auditCtx(tool: string, args: Record<string, unknown>, admission: CtxAdmission, result: ToolResult, durationMs: number): void;
+  auditCtx(tool: string, args: Record<string, unknown>, admission: CtxAdmission, result: ToolResult, durationMs: number, refusal?: WorkRefusal): void;
   fetch(args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
-  mcp(tool: string, args: Record<string, unknown>, context: CallContext): Promise<ToolResult>;
+  mcp(tool: string, args: Record<string, unknown>, context: CallContext): Promise<DirectOutcome>;
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): void;
 }
 
@@ -43,24 +45,39 @@ type CtxHandlers = Pick<BrokerApi, 'ctxFs' | 'ctxExec' | 'ctxFetch' | 'ctxMcp' |
 export function createCtxHandlers(services: BrokerServices, context: CallContext, grep: (args: GrepArgs) => Promise<unknown>): CtxHandlers {
   // The result, and for a failure its code and message as data (ctx.fs replies with them, not with the result's text).
   // An ungated request (ctx.exec) is admitted by bash itself, command by command, and reports what admit() decided.
-  const run = async (tool: string, args: Record<string, unknown>, work: (report: (admitted: CtxAdmission) => void) => Promise<ToolResult>, gated = true): Promise<{ result: ToolResult; failure?: PlainError }> => {
+  const run = async (tool: string, args: Record<string, unknown>, work: (report: (admitted: CtxAdmission) => void) => Promise<ToolResult | DirectOutcome>, gated = true): Promise<{ result: ToolResult; failure?: PlainError }> => {
     const started = performance.now();
     let admission: CtxAdmission | undefined;
     let outcome: { result: ToolResult; failure?: PlainError };
+    // What the request's own work refused after the rules allowed it: the guard's refusal it threw, or its own check's.
+    let refusal: WorkRefusal | undefined;
     try {
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolwardenError('INVALID_ARGS', `arguments of ctx ${tool} must be an object`);
       const gate = gated ? await services.admitCtx(tool, args, context) : undefined;
       admission = gate === undefined ? { decision: 'allow' } : { decision: gate.decision, rule: gate.rule };
-      outcome =
-        gate?.decision === 'deny'
-          ? { result: refusalResult(gate), failure: { code: gate.code ?? 'POLICY_DENIED', message: gate.reason } }
-          : { result: await work((admitted) => void (admission = admitted)) };
+      if (gate?.decision === 'deny') {
+        outcome = { result: refusalResult(gate), failure: { code: gate.code ?? 'POLICY_DENIED', message: gate.reason } };
+      } else {
+        try {
+          const done = await work((admitted) => void (admission = admitted));
+          if ('result' in done) {
+            if (done.refused) refusal = { refused: true };
+            outcome = { result: done.result };
+          } else {
+            outcome = { result: done };
+          }
+        } catch (error) {
+          const failure = toPlainError(error);
+          refusal = guardRefusalOf(failure.code);
+          outcome = { result: errorResult(failure.code, failure.message), failure };
+        }
+      }
     } catch (error) {
       const failure = toPlainError(error);
       admission ??= { decision: 'deny', rule: 'ctx request check' };
       outcome = { result: errorResult(failure.code, failure.message), failure };
     }
-    services.auditCtx(`ctx:${tool}`, args, admission, outcome.result, performance.now() - started);
+    services.auditCtx(`ctx:${tool}`, args, admission, outcome.result, performance.now() - started, refusal);
     return outcome;
   };
   return {

@@ -1,12 +1,33 @@
 import type { Prefetched } from '../../src/protocol.js';
+import { isMcpToolName } from '../../src/mcp/tool-name.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import { builtinTool, type MainThreadToolName } from '../../src/tools/builtin-schemas.js';
 import type { SessionServices } from '../session/session-services.js';
 import type { CallContext } from './call-context.js';
-import type { AdmissionReport } from '../session/session.js';
 
-/** Runs a call on the main thread; a tool admitted per command (bash) reports each command's admission. */
-type DirectRun = (report: (admitted: AdmissionReport) => void) => Promise<ToolResult>;
+/** What decided a call (or, for bash, one of its commands), as the audit log records it. */
+export interface AdmissionReport {
+  decision: 'allow' | 'deny';
+  /** The rule that decided. */
+  rule: string;
+  /** The sentence admit() gave for the decision. */
+  reason?: string;
+}
+
+/**
+ * What a call run on the main thread returns: its result, and, when its own code decided something admit() could not
+ * (bash admits each command; an MCP server that no longer lists the tool refuses it), that decision for the audit.
+ */
+export interface DirectOutcome {
+  result: ToolResult;
+  /** A tool admitted per command (bash): what admit() decided for its command. */
+  admitted?: AdmissionReport;
+  /** The tool's own check refused the call after admit() allowed it (the audit records a deny under admit()'s rule). */
+  refused?: true;
+}
+
+/** Runs a call on the main thread, in its context. */
+export type DirectRun = () => Promise<DirectOutcome>;
 
 /** How an admitted call runs beyond the default (the worker, asking the broker as it goes). */
 export interface CallPlan {
@@ -18,8 +39,12 @@ export interface CallPlan {
 
 // The code of each built-in tool the registry says runs on the main thread.
 const MAIN_THREAD_TOOLS: Record<MainThreadToolName, (services: SessionServices, args: Record<string, unknown>, context: CallContext) => DirectRun> = {
-  bash: (services, args, context) => (report) => services.bash.handle(args, context, report),
-  web_fetch: (services, args, context) => () => services.fetch(args, context),
+  bash: (services, args, context) => async () => {
+    let admitted: AdmissionReport | undefined;
+    const result = await services.bash.handle(args, context, (report) => (admitted = report));
+    return admitted === undefined ? { result } : { result, admitted };
+  },
+  web_fetch: (services, args, context) => async () => ({ result: await services.fetch(args, context) }),
 };
 
 /**
@@ -35,6 +60,6 @@ export async function planCall(services: SessionServices, tool: string, args: Re
     return { prefetched: { readFileStrict: { path, reply: await services.broker(context).readFileStrict(path) } } };
   }
   if (descriptor?.runsIn === 'main') return { direct: MAIN_THREAD_TOOLS[tool as MainThreadToolName](services, args, context) };
-  if (tool.startsWith('mcp__')) return { direct: () => services.mcp.call(tool, args, context) };
+  if (isMcpToolName(tool)) return { direct: () => services.permissions.mcp.run(tool, args, context) };
   return {};
 }

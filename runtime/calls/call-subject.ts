@@ -1,5 +1,6 @@
 import { ToolwardenError } from '../../src/errors.js';
 import type { PolicySubject } from '../../src/policy/index.js';
+import { isMcpToolName } from '../../src/mcp/tool-name.js';
 import { parsePatch } from '../../src/text/index.js';
 import type { SessionPaths } from '../broker/session-paths.js';
 import { builtinTool } from '../../src/tools/builtin-schemas.js';
@@ -11,7 +12,7 @@ import { builtinTool } from '../../src/tools/builtin-schemas.js';
  */
 export function describeCall(paths: SessionPaths, tool: string, args: Record<string, unknown>): PolicySubject {
   const spec = builtinTool(tool)?.subject;
-  if (typeof spec !== 'object') return { tool, kind: tool.startsWith('mcp__') ? 'mcp' : 'other' };
+  if (typeof spec !== 'object') return { tool, kind: isMcpToolName(tool) ? 'mcp' : 'other' };
   if (spec.access === 'read') {
     const target = typeof args['path'] === 'string' ? args['path'] : '.';
     return { tool, kind: 'file', paths: [paths.display(paths.readable(target))] };

@@ -5,6 +5,7 @@ import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { McpHub } from '../mcp/index.js';
 import { remainingMs, type CallContext } from '../calls/call-context.js';
+import type { DirectOutcome } from '../calls/call-plan.js';
 
 /**
  * A session's view of the runtime's MCP servers: only the tools its capability's entries allow are listed or
@@ -66,25 +67,31 @@ export class McpAccess {
    * its signal aborts; either way the SDK sends the server `notifications/cancelled` for it.
    */
   async call(name: string, args: Record<string, unknown>, context: CallContext): Promise<ToolResult> {
+    return (await this.run(name, args, context)).result;
+  }
+
+  /** {@link call}, saying whether this access refused the call itself (a name not allowed, a tool the server does not list). */
+  async run(name: string, args: Record<string, unknown>, context: CallContext): Promise<DirectOutcome> {
     const parsed = parseMcpToolName(name);
     if (!this.#hub || !parsed || !isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool)) {
-      return errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`);
+      return { result: errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`), refused: true };
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return errorResult('INVALID_ARGS', `arguments of ${name} must be an object`);
+      return { result: errorResult('INVALID_ARGS', `arguments of ${name} must be an object`) };
     }
     try {
       const offered = await this.#hub.listTools(parsed.serverId, this.#user);
       if (!offered.some((tool) => tool.name === parsed.tool)) {
-        return errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`);
+        return { result: errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`), refused: true };
       }
     } catch (error) {
       const plain = toPlainError(error);
-      return errorResult(plain.code, plain.message);
+      return { result: errorResult(plain.code, plain.message) };
     }
     const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, remainingMs(context)));
-    return this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, context.signal, timeoutMs);
+    return { result: await this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, context.signal, timeoutMs) };
   }
+
 }
 
 /**

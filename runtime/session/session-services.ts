@@ -1,20 +1,18 @@
-import { ApprovalMemory } from '../../src/policy/index.js';
 import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
+import { isMcpToolName } from '../../src/mcp/tool-name.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { resolveShellCharset, type CharsetProbe } from '../../src/charset.js';
 import { buildChildEnv } from '../../src/child-env.js';
 import type { ToolResult } from '../../src/tool-result.js';
-import { auditOutcome } from '../../src/audit/index.js';
 import type { AuditSink } from '../audit/index.js';
 import { createBroker, type BrokerFor } from '../broker/broker.js';
 import { createBrokerServer, type BrokerServer } from '../broker/broker-server.js';
-import { SessionPaths } from '../broker/session-paths.js';
 import { WriteQuota } from '../broker/write-quota.js';
-import { McpAccess } from './mcp-access.js';
+import { SessionPermissions } from './session-permissions.js';
+import { callAuditEvent, sessionAuditEvent } from '../calls/call-audit.js';
 import type { McpHub } from '../mcp/index.js';
 import { webFetch } from '../net/web-fetch.js';
-import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
-import { describeRequest } from '../policy/admission-request.js';
+import type { PolicyGate } from '../policy/policy-gate.js';
 import type { ShellSpec } from '../processes/index.js';
 import type { SandboxChoice } from '../sandbox/create-sandbox.js';
 import { BashService } from '../shell/bash-service.js';
@@ -42,14 +40,13 @@ export interface RuntimeServices {
 
 /** What one session owns on the main thread. */
 export interface SessionServices {
-  readonly paths: SessionPaths;
+  /** Every check of the session: path guard, MCP access, net, tools and rules (see SessionPermissions). */
+  readonly permissions: SessionPermissions;
   /** The broker for the work of one call (its signal and deadline). */
   readonly broker: BrokerFor;
   /** The broker as the session's worker or tool process reaches it: per-call capabilities, refusals audited. */
   readonly brokerServer: BrokerServer;
   readonly bash: BashService;
-  readonly mcp: McpAccess;
-  readonly gateSession: GateSession;
   /** The calls in flight, each under its broker capability id. */
   readonly calls: CallTracker;
   /** Bytes written against `limits.writeQuotaBytes`. */
@@ -62,7 +59,7 @@ const DEFAULT_FETCH_MAX_BYTES = 1_000_000;
 
 /** Builds a session's guard, broker, bash service and MCP view from its verified capability. */
 export async function createSessionServices(runtime: RuntimeServices, capability: Capability): Promise<SessionServices> {
-  const paths = new SessionPaths(capability);
+  const permissions = new SessionPermissions(capability, runtime.gate, runtime.mcp);
   const charset = resolveShellCharset(capability.shellEncoding === undefined ? {} : { shellEncoding: capability.shellEncoding }, runtime.charsetProbe);
   const allowEnv = Array.isArray(capability.env) ? [...capability.env] : { ...(capability.env as Record<string, string>) };
   // Checked now (a bad pattern fails the open); built from the host's variables when a command first needs them,
@@ -71,19 +68,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   let builtEnv: Record<string, string> | undefined;
   const env = (): Record<string, string> => (builtEnv ??= buildChildEnv(process.env, allowEnv));
   const sandbox = await runtime.sandboxFor(capability.sandbox);
-  const gateSession: GateSession = { id: capability.sid, user: capability.user, permissions: capability.permissions, memory: new ApprovalMemory() };
-  const log = (tool: string, args: unknown, result: string): void => {
-    runtime.audit.emit({
-      time: new Date().toISOString(),
-      sessionId: capability.sid,
-      ...(capability.user === undefined ? {} : { user: capability.user }),
-      tool,
-      args,
-      decision: 'allow',
-      durationMs: 0,
-      result,
-    });
-  };
+  const log = (tool: string, args: unknown, result: string): void => runtime.audit.emit(sessionAuditEvent(capability, tool, args, 'allow', result));
   if (charset.warning) log('toolwarden', { event: 'charset' }, charset.warning);
   // Sandboxed commands of a session with a host list reach those hosts through its own proxy, and nothing else;
   // credentials exist only there (commands see placeholders).
@@ -104,9 +89,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   if (egress?.warning !== undefined) log('bash', { event: 'egress' }, egress.warning);
   const bash = new BashService({
     capability,
-    paths,
-    gate: runtime.gate,
-    gateSession,
+    permissions,
     sandbox: sandbox.sandbox,
     sandboxWarning: sandbox.warning,
     encoding: charset.encoding,
@@ -116,8 +99,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     ...(egress === undefined ? {} : { egress }),
     ...(runtime.zygoteSlots === undefined ? {} : { zygoteSlots: runtime.zygoteSlots }),
   });
-  const mcp = new McpAccess(runtime.mcp, capability);
-  const calls = new CallTracker((name) => !isBuiltinTool(name) && !name.startsWith('mcp__'));
+  const calls = new CallTracker((name) => !isBuiltinTool(name) && !isMcpToolName(name));
   const fetch = (args: Record<string, unknown>, context: CallContext): Promise<ToolResult> =>
     webFetch(args as unknown as Parameters<typeof webFetch>[0], {
       net: capability.net === false ? false : [...capability.net],
@@ -128,42 +110,23 @@ export async function createSessionServices(runtime: RuntimeServices, capability
     });
   const quota = new WriteQuota(capability.limits.writeQuotaBytes);
   const broker = createBroker({
-    paths,
+    paths: permissions.paths,
     quota,
     limits: capability.limits,
     walk: runtime.walk,
     bash: (args, context, report) => bash.handle(args, context, report),
     fetch,
-    mcp: (tool, args, context) => mcp.call(tool, args, context),
-    admitCtx: (tool, args, context) => runtime.gate.enforce(gateSession, describeRequest(paths, tool, args, { rulesMention: runtime.gate.hasRulesFor(gateSession, tool) }), args, context),
-    auditCtx: (tool, args, admission, result, durationMs) => {
-      runtime.audit.emit({
-        time: new Date(Date.now() - durationMs).toISOString(),
-        sessionId: capability.sid,
-        ...(capability.user === undefined ? {} : { user: capability.user }),
-        tool,
-        args,
-        ...auditOutcome(admission, result),
-        ...(result.code === undefined ? {} : { code: result.code }),
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        result: result.content.map((c) => c.text).join('\n'),
-      });
-    },
+    mcp: (tool, args, context) => permissions.mcp.run(tool, args, context),
+    admitCtx: (tool, args, context) => permissions.admitCtx(tool, args, context),
+    auditCtx: (tool, args, admission, result, durationMs, refusal) => runtime.audit.emit(callAuditEvent(capability, tool, args, admission, result, durationMs, refusal)),
     log: (level, message, data) => log('ctx.log', { level, message, data }, message),
   });
   const brokerServer = createBrokerServer(broker, calls, (refusal) => {
     runtime.audit.emit({
-      time: new Date().toISOString(),
-      sessionId: capability.sid,
-      ...(capability.user === undefined ? {} : { user: capability.user }),
-      tool: `broker:${refusal.type ?? '?'}`,
-      args: { callId: refusal.callId ?? null, ...(refusal.tool === undefined ? {} : { callTool: refusal.tool }) },
+      ...sessionAuditEvent(capability, `broker:${refusal.type ?? '?'}`, { callId: refusal.callId ?? null, ...(refusal.tool === undefined ? {} : { callTool: refusal.tool }) }, 'allow', refusal.reason, 'BROKER_REFUSED'),
       decision: 'deny',
       rule: 'call capability',
-      code: 'BROKER_REFUSED',
-      durationMs: 0,
-      result: refusal.reason,
     });
   });
-  return { paths, broker, brokerServer, bash, mcp, gateSession, calls, quota, fetch };
+  return { permissions, broker, brokerServer, bash, calls, quota, fetch };
 }

@@ -16,20 +16,18 @@ import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
 import { ProcessRegistry, type ExecOutcome, type ProcessFinding, type ProcessGuard, type ProcessSnapshot, type ShellSpec } from '../processes/index.js';
 import { ForegroundCommands } from '../processes/foreground.js';
 import { abortReason, timeLeftMs, type CallContext } from '../calls/call-context.js';
-import type { SessionPaths } from '../broker/session-paths.js';
 import type { SessionEgress } from '../net/egress/session-egress.js';
-import type { GateSession, PolicyGate } from '../policy/policy-gate.js';
+import type { SessionPermissions } from '../session/session-permissions.js';
 import { describeCommand } from '../policy/admission-request.js';
-import type { AdmissionReport } from '../session/session.js';
+import type { AdmissionReport } from '../calls/call-plan.js';
 import { parseBashArgs, type BashRequest } from './bash-args.js';
 import { formatExecResult } from './format-exec.js';
 
 /** What a session's bash service is built from. */
 export interface BashServiceOptions {
   capability: Capability;
-  paths: SessionPaths;
-  gate: PolicyGate;
-  gateSession: GateSession;
+  /** The session's permissions: the path guard and the rules every command is admitted by. */
+  permissions: SessionPermissions;
   sandbox: Sandbox;
   /** Set when `auto` found no OS sandbox: shown once in the first bash result and logged. */
   sandboxWarning: string | undefined;
@@ -90,7 +88,9 @@ export class BashService {
     try {
       if (this.#closed) throw new ToolwardenError('SESSION_CLOSED', 'the session is closed');
       if (!this.#options.capability.tools.includes('bash')) {
-        throw new ToolwardenError('TOOL_NOT_ALLOWED', "running commands needs 'bash' in the session's tools");
+        const reason = "running commands needs 'bash' in the session's tools";
+        report({ decision: 'deny', rule: 'capability', reason });
+        throw new ToolwardenError('TOOL_NOT_ALLOWED', reason);
       }
       return this.#withWarning(await this.#run(parseBashArgs(args), args, context, report));
     } catch (error) {
@@ -233,9 +233,10 @@ export class BashService {
    * the checked working directory and the deciding rule, or throws the refusal made from admit()'s data.
    */
   async #admitCommand(command: string, cwdInput: string | undefined, args: Record<string, unknown>, context: CallContext, report: (admitted: AdmissionReport) => void): Promise<{ cwd: string; rule: string }> {
-    const { gate, gateSession, paths, sandbox, env } = this.#options;
+    const { permissions, sandbox, env } = this.#options;
+    const { paths } = permissions;
     const checked = await describeCommand(paths, command, cwdInput, env()['HOME'] ?? paths.scope.workspaceRoot, sandbox.kind !== 'none');
-    const outcome = await gate.enforce(gateSession, checked.request, args, context);
+    const outcome = await permissions.admitCommand(checked.request, args, context);
     report({ decision: outcome.decision, rule: outcome.rule, reason: outcome.reason });
     if (outcome.decision === 'deny') {
       // A cwd the guard refused names no rule in the result; the static check names itself and the deciding path.
@@ -264,7 +265,7 @@ export class BashService {
 
   /** A guard for one sandboxed command, holding its stubs and any of another running command's it will mount. */
   #blockedGuard(): BlockedGuard {
-    const { capability, paths } = this.#options;
+    const { capability, permissions: { paths } } = this.#options;
     const root = canonicalize(capability.workspaceRoot);
     const guard = startBlockedGuard(root, paths.scope.blocklist ?? DEFAULT_BLOCKLIST, capability.excludedPaths.map((p) => path.join(root, p)));
     const held = [...guard.stubs, ...guard.existing.filter((p) => this.#stubUsers.has(p))];

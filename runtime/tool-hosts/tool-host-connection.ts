@@ -7,6 +7,7 @@ import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { BrokerServer } from '../broker/broker-server.js';
 import { ToolHostClient } from './tool-host-client.js';
+import type { CallContext } from '../calls/call-context.js';
 
 /** Why a tool host stopped. */
 export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
@@ -64,18 +65,18 @@ export class ToolHostConnection {
 
   /**
    * Runs a tool call under its broker capability `callId`; a crash ends pending calls with WORKER_CRASHED. The
-   * session keeps the deadline and stops a host whose own code overran (TIMEOUT, `timeoutMs` named in the message);
-   * such a result is given only once the host is gone, so the tool can do nothing more.
+   * session keeps the deadline and stops a host whose own code overran (TIMEOUT, the context's limit named in the
+   * message); such a result is given only once the host is gone, so the tool can do nothing more.
    */
-  async call(name: string, args: Record<string, unknown>, timeoutMs: number, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
-    if (this.#ended) return this.#endedResult(this.#ended, name, timeoutMs);
+  async call(name: string, args: Record<string, unknown>, context: CallContext, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
+    if (this.#ended) return this.#endedResult(this.#ended, name, context.limit);
     try {
       return await this.#client.callTool(name, args, callId, prefetched);
     } catch (error) {
       // The host ended under the call (the end closes the client, failing what is pending), or it failed the call.
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
       await this.#stopped?.catch(() => undefined);
-      return this.#endedResult(end, name, timeoutMs);
+      return this.#endedResult(end, name, context.limit);
     }
   }
 
@@ -104,11 +105,11 @@ export class ToolHostConnection {
     this.#onEnd(end);
   }
 
-  #endedResult(end: WorkerEnd, name: string, timeoutMs: number): ToolResult {
+  #endedResult(end: WorkerEnd, name: string, limit: string): ToolResult {
     const { kind, output } = this.#link;
     switch (end.reason) {
       case 'timeout':
-        return errorResult('TIMEOUT', `${name} did not finish within toolTimeoutMs=${timeoutMs}; its ${kind} was replaced and the session stays usable`);
+        return errorResult('TIMEOUT', `${name} did not finish within ${limit}; its ${kind} was replaced and the session stays usable`);
       case 'closed':
         return errorResult('SESSION_CLOSED', `${name} was cut short: ${end.detail}`);
       case 'crashed':

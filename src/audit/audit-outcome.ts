@@ -17,21 +17,32 @@ export function pathGuardRule(code: string): string {
   return `path:${code}`;
 }
 
-// Refusals by code: the capability, a rule or the approver said no where the admission could not (bash without
-// 'bash' in the tools for a host tool's ctx.exec, say).
-const REFUSAL_CODES: readonly string[] = ['POLICY_DENIED', 'APPROVAL_DENIED', 'TOOL_NOT_ALLOWED'];
+/**
+ * What a call's own work decided after admit() allowed it, told by the code that decided, never read from the result:
+ * the broker's path guard refused one of a built-in tool's requests (`path:<code>`), or the tool's own check refused
+ * the call (an MCP server that does not list the tool, bash without 'bash' in the tools for ctx.exec).
+ */
+export interface WorkRefusal {
+  /** The broker's path guard refused a request of the call: its `path:<code>` rule. */
+  guardRule?: string;
+  /** The tool's own check refused the call; the audit names admit()'s rule. */
+  refused?: boolean;
+}
 
 /**
  * The decision and rule an audit event records for a finished call: what its admission (admit() and the approver)
- * decided, never what the result says, so tool output cannot rewrite the log. bash reports its commands' admission
- * itself. A call that was allowed and then refused by the broker's path guard is `deny` with `path:<code>`; one
- * allowed and failed otherwise is `error` under its admitting rule.
+ * decided, then what its work reported refusing; never what the result says, so tool output cannot rewrite the log.
+ * bash reports its commands' admission itself. An allowed call that failed otherwise is `error` under its admitting rule.
  */
-export function auditOutcome(admission: { decision: 'allow' | 'deny'; rule?: string | undefined }, result: ToolResult): { decision: Decision | 'error'; rule?: string } {
+export function auditOutcome(admission: { decision: 'allow' | 'deny'; rule?: string | undefined }, result: ToolResult, work?: WorkRefusal): { decision: Decision | 'error'; rule?: string } {
   const outcome = (decision: Decision | 'error', rule: string | undefined): { decision: Decision | 'error'; rule?: string } => (rule === undefined ? { decision } : { decision, rule });
   if (admission.decision === 'deny') return outcome('deny', admission.rule);
-  if (!result.isError) return outcome('allow', admission.rule);
-  if (result.code !== undefined && (PATH_GUARD_CODES as readonly string[]).includes(result.code)) return outcome('deny', pathGuardRule(result.code));
-  if (result.code !== undefined && REFUSAL_CODES.includes(result.code)) return outcome('deny', admission.rule);
-  return outcome('error', admission.rule);
+  if (work?.guardRule !== undefined) return outcome('deny', work.guardRule);
+  if (work?.refused === true) return outcome('deny', admission.rule);
+  return outcome(result.isError ? 'error' : 'allow', admission.rule);
+}
+
+/** The work refusal of a failure the broker itself threw: its path guard's codes are refusals (`path:<code>`). */
+export function guardRefusalOf(code: string | undefined): { guardRule: string } | undefined {
+  return code !== undefined && (PATH_GUARD_CODES as readonly string[]).includes(code) ? { guardRule: pathGuardRule(code) } : undefined;
 }

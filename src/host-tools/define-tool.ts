@@ -1,5 +1,6 @@
 import { ToolwardenError } from '../errors.js';
 import type { ToolResult } from '../tool-result.js';
+import { isMcpToolName } from '../mcp/tool-name.js';
 
 /** Read-only facts about the session a host tool runs in. */
 export interface ToolSessionInfo {
@@ -77,7 +78,7 @@ const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  */
 export function defineTool<Args = Record<string, unknown>>(spec: Omit<DefinedTool<Args>, 'kind'>): DefinedTool<Args> {
   if (typeof spec !== 'object' || spec === null) throw new TypeError('defineTool takes { name, description, input, run }');
-  if (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name) || spec.name.startsWith('mcp__')) {
+  if (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name) || isMcpToolName(spec.name)) {
     throw new TypeError(`defineTool: name '${String(spec.name)}' must match ${TOOL_NAME} and not start with mcp__`);
   }
   if (typeof spec.description !== 'string') throw new TypeError(`defineTool(${spec.name}): description must be a string`);

@@ -3,4 +3,4 @@ export type { McpEntry } from './entries.js';
 export { fillSecretPlaceholders, hasSecretPlaceholder } from './placeholders.js';
 export { validateMcpServerConfig, validateMcpServers } from './server-config.js';
 export type { McpHttpServerConfig, McpServerConfig, McpServersOption, McpStdioServerConfig } from './server-config.js';
-export { isValidServerId, mcpToolName, parseMcpToolName } from './tool-name.js';
+export { isMcpToolName, isValidServerId, MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from './tool-name.js';

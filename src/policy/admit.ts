@@ -1,5 +1,6 @@
 import { PATH_GUARD_CODES, pathGuardRule } from '../audit/audit-outcome.js';
 import type { ErrorCode } from '../errors.js';
+import { isMcpToolName } from '../mcp/tool-name.js';
 import type { ApprovalMemory } from './approval-memory.js';
 import { decide, type PermissionLayers } from './decide.js';
 import type { ApprovalOption, Decision, PermissionSpec, PolicySubject, VerdictGate } from './types.js';
@@ -106,5 +107,5 @@ export function preRuleRule(code: string): string {
 }
 
 function kindOfName(tool: string): PolicySubject['kind'] {
-  return tool === 'bash' ? 'bash' : tool.startsWith('mcp__') ? 'mcp' : 'other';
+  return tool === 'bash' ? 'bash' : isMcpToolName(tool) ? 'mcp' : 'other';
 }

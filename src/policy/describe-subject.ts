@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { builtinTool } from '../tools/builtin-schemas.js';
+import { isMcpToolName } from '../mcp/tool-name.js';
 import type { PolicySubject } from './types.js';
 
 
@@ -21,7 +22,7 @@ export function describeSubject(tool: string, args: Record<string, unknown>): Po
     if (typeof path === 'string' && path !== '') return { tool, kind: 'file', paths: [normalizeRelative(path)] };
     return { tool, kind: 'file', paths: spec.path === 'defaults-to-root' ? ['.'] : [] };
   }
-  return { tool, kind: tool.startsWith('mcp__') ? 'mcp' : 'other' };
+  return { tool, kind: isMcpToolName(tool) ? 'mcp' : 'other' };
 }
 
 function normalizeRelative(path: string): string {

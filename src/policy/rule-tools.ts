@@ -1,6 +1,6 @@
 import { ToolwardenError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import { parseMcpToolName } from '../mcp/tool-name.js';
+import { MCP_TOOL_PREFIX as MCP_PREFIX, parseMcpToolName } from '../mcp/tool-name.js';
 import { compileWordPattern } from './match-pattern.js';
 import type { PermissionSpec } from './types.js';
 
@@ -13,7 +13,6 @@ export interface KnownTools {
 }
 
 const LISTS = ['allow', 'ask', 'deny'] as const;
-const MCP_PREFIX = 'mcp__';
 
 /**
  * Refuses rules that can never apply, so a typo never silently denies nothing: a key that is neither `'*'`, a

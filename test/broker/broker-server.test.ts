@@ -49,7 +49,7 @@ function setUp(): Harness {
     walk,
     bash: async (args) => okResult(`ran ${String(args['command'])}`),
     fetch: async () => okResult('fetched'),
-    mcp: async () => okResult('called'),
+    mcp: async () => ({ result: okResult('called') }),
     admitCtx: async (tool, args) => {
       admitted.push(tool);
       // The real admit() over a rule that denies secret/**: the broker answers with its code and reason as data.
@@ -157,7 +157,7 @@ describe('per-call broker capabilities', () => {
     const h = setUp();
     const other = setUp();
     const ended = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
-    ended.leave();
+    h.calls.leave(ended.callId);
     const ids: Ids = {
       read: h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED).callId,
       write: h.calls.enter('write_file', { path: 'b.txt', content: 'beta' }, UNBOUNDED).callId,
@@ -231,7 +231,7 @@ describe('per-call broker capabilities', () => {
     }
     const late = h.send(request(ending.callId, { type: 'writeFile', path: 'late.txt', content: 'late' }));
     const kept = h.send(request(staying.callId, { type: 'readFileStrict', path: 'a.txt' }));
-    ending.leave();
+    h.calls.leave(ending.callId);
     expect(await late).toMatchObject({ ok: false, error: { code: 'BROKER_REFUSED', message: expect.stringContaining('ended while its writeFile request waited') } });
     expect(await kept).toMatchObject({ ok: true, value: { text: 'alpha\n' } });
     expect(fs.existsSync(ws.at('late.txt'))).toBe(false);

@@ -175,7 +175,7 @@ describe('broker grants follow the descriptor', () => {
     bash: { command: 'ls' },
     web_fetch: { url: 'https://example.com' },
   };
-  const grantOf = (tool: string): CallGrant => ({ callId: 'c', tool, args: ARGS[tool] ?? {}, hostTool: false, served: new Set(), context: undefined as never, activity: undefined as never });
+  const grantOf = (tool: string): CallGrant => ({ callId: 'c', tool, args: ARGS[tool] ?? {}, hostTool: false, served: new Set(), context: undefined as never, activity: undefined as never, guardRule: undefined });
 
   it.each(NAMES.flatMap((name) => TYPES.map((type) => [name, type] as const)))('%s may send %s only when its descriptor lists it', (name, type) => {
     const listed = Object.hasOwn(BUILTIN_TOOLS[name].broker, type);

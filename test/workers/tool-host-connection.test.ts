@@ -29,13 +29,14 @@ const capability: Capability = {
 };
 const session = { id: 's1', workspaceRoot: ws.root, readMaxChars: 10_000, toolTimeoutMs: 5_000, toolModules: [] };
 const UNBOUNDED: CallContext = { signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'no limit' };
+const limited = (ms: number): CallContext => ({ ...UNBOUNDED, limit: `toolTimeoutMs=${ms}` });
 
 function setUp(options: { bound?: boolean } = {}) {
   const calls = new CallTracker(() => false);
   const refusals: BrokerRefusal[] = [];
   const broker = createBroker({
     paths: new SessionPaths(capability), quota: new WriteQuota(0), limits: DEFAULT_LIMITS, walk,
-    bash: async () => okResult('no bash here'), fetch: async () => okResult('no fetch'), mcp: async () => okResult('no mcp'),
+    bash: async () => okResult('no bash here'), fetch: async () => okResult('no fetch'), mcp: async () => ({ result: okResult('no mcp') }),
     admitCtx: async (tool) => {
       const admitted = admit({ tool, subject: { tool, kind: 'file', paths: ['.'] }, layers: { session: [] } });
       return { decision: 'allow', rule: admitted.rule, reason: admitted.reason, admitted };
@@ -60,7 +61,7 @@ describe('a tool host connection over an in-memory transport', () => {
   it('runs a built-in call end to end: the host reads through the broker under the call id', async () => {
     const h = setUp();
     const grant = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
-    const result = await h.connection.call('read_file', { path: 'a.txt' }, 5_000, grant.callId);
+    const result = await h.connection.call('read_file', { path: 'a.txt' }, limited(5_000), grant.callId);
     expect(result.isError, textOf(result)).toBeUndefined();
     expect(textOf(result)).toContain('alpha');
     expect(await h.connection.describeHostTools()).toEqual([]);
@@ -72,7 +73,7 @@ describe('a tool host connection over an in-memory transport', () => {
     const h = setUp();
     // Admitted for a.txt; the host asks for another path under that id (what a compromised host would do).
     const grant = h.calls.enter('read_file', { path: 'a.txt' }, UNBOUNDED);
-    const result = await h.connection.call('read_file', { path: 'secret/s.txt' }, 5_000, grant.callId);
+    const result = await h.connection.call('read_file', { path: 'secret/s.txt' }, limited(5_000), grant.callId);
     expect(result.code).toBe('BROKER_REFUSED');
     expect(JSON.stringify(result)).not.toContain('TOP SECRET');
     await h.connection.terminate();
@@ -102,7 +103,7 @@ describe('a tool host connection over an in-memory transport', () => {
 
   it('drops a forged answer that is not a ToolResult; the call waits for a real one', async () => {
     const h = setUp({ bound: false });
-    const pending = h.connection.call('read_file', { path: 'a.txt' }, 5_000, 'id');
+    const pending = h.connection.call('read_file', { path: 'a.txt' }, limited(5_000), 'id');
     let settled = false;
     void pending.then(() => (settled = true));
     h.hostChannel.post({ v: 1, type: 'result', seq: 1, result: 'TOP SECRET as a string' });
@@ -115,7 +116,7 @@ describe('a tool host connection over an in-memory transport', () => {
 
   it('a crash ends every pending call with WORKER_CRASHED, names the host, and the connection is dead', async () => {
     const h = setUp({ bound: false });
-    const pending = [h.connection.call('read_file', { path: 'a.txt' }, 5_000, 'a'), h.connection.call('list_dir', {}, 5_000, 'b')];
+    const pending = [h.connection.call('read_file', { path: 'a.txt' }, limited(5_000), 'a'), h.connection.call('list_dir', {}, limited(5_000), 'b')];
     const listing = h.connection.describeHostTools();
     h.crash('the host exited with code 3');
     for (const result of await Promise.all(pending)) {
@@ -125,12 +126,12 @@ describe('a tool host connection over an in-memory transport', () => {
     await expect(listing).rejects.toThrow('the host exited with code 3');
     expect(h.connection.alive).toBe(false);
     expect(h.ends).toEqual([{ reason: 'crashed', detail: 'the host exited with code 3' }]);
-    expect((await h.connection.call('read_file', {}, 5_000, 'c')).code).toBe('WORKER_CRASHED');
+    expect((await h.connection.call('read_file', {}, limited(5_000), 'c')).code).toBe('WORKER_CRASHED');
   });
 
   it('a stop at the deadline answers TIMEOUT only once the host is gone', async () => {
     const h = setUp({ bound: false });
-    const pending = h.connection.call('read_file', { path: 'a.txt' }, 1_234, 'a').then((result) => {
+    const pending = h.connection.call('read_file', { path: 'a.txt' }, limited(1_234), 'a').then((result) => {
       h.events.push('answered');
       return result;
     });
@@ -143,7 +144,7 @@ describe('a tool host connection over an in-memory transport', () => {
 
   it('a close ends pending calls with SESSION_CLOSED', async () => {
     const h = setUp({ bound: false });
-    const pending = h.connection.call('read_file', { path: 'a.txt' }, 5_000, 'a');
+    const pending = h.connection.call('read_file', { path: 'a.txt' }, limited(5_000), 'a');
     await h.connection.terminate();
     expect((await pending).code).toBe('SESSION_CLOSED');
     expect(h.ends).toEqual([{ reason: 'closed', detail: 'the session closed' }]);
