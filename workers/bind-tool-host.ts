@@ -29,7 +29,7 @@ export function bindToolHost(session: BoundSessionInfo, channels: HostChannels, 
   let ready: ToolHostApi | undefined;
   host.then((loaded) => (ready = loaded), () => undefined);
   const api: ToolHostApi = {
-    callTool: (name, args, callId, prefetched) => (ready ? ready.callTool(name, args, callId, prefetched) : host.then((loaded) => loaded.callTool(name, args, callId, prefetched))),
+    callTool: (name, args, callId, prefetched, control) => (ready ? ready.callTool(name, args, callId, prefetched, control) : host.then((loaded) => loaded.callTool(name, args, callId, prefetched, control))),
     describeHostTools: async () => (await host).describeHostTools(),
   };
   serveToolHost(api, channels.host);

@@ -8,6 +8,7 @@ import type { ToolInfo } from '../src/tools/tool-info.js';
 import { dispatchTool } from './tool-dispatch.js';
 import { withPrefetched } from './prefetched-broker.js';
 import type { BrokerForCall } from './broker-client.js';
+import type { CallControl } from '../src/protocol/tool-host.js';
 
 /**
  * The tool host of one session inside its worker: built-in tools, plus the session's host tool modules loaded under
@@ -18,7 +19,7 @@ import type { BrokerForCall } from './broker-client.js';
 export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessionInfo, loadRestriction: () => Promise<() => void> = loadWorkerRestriction): Promise<ToolHostApi> {
   let hostTools = new Map<string, DefinedTool>();
   let loadFailure: string | undefined;
-  let runHostTool: ((tool: DefinedTool, args: unknown, callId: string) => Promise<ToolResult>) | undefined;
+  let runHostTool: ((tool: DefinedTool, args: unknown, callId: string, control: CallControl) => Promise<ToolResult>) | undefined;
   let describeHostTool: ((tool: DefinedTool) => ToolInfo) | undefined;
   if (info.toolModules.length > 0) {
     const [restrict, { loadHostTools }, runner, describer, contexts] = await Promise.all([
@@ -29,7 +30,7 @@ export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessio
       import('./host-tools/tool-context.js'),
     ]);
     const session = Object.freeze({ id: info.id, user: info.user, workspaceRoot: info.workspaceRoot });
-    runHostTool = (tool, args, callId) => runner.runHostTool(tool, args, (signal) => contexts.createCallContext(brokerFor(callId), session, signal), info.toolTimeoutMs);
+    runHostTool = (tool, args, callId, control) => runner.runHostTool(tool, args, control, (signal) => contexts.createCallContext(brokerFor(callId), session, signal));
     describeHostTool = describer.describeHostTool;
     restrict();
     try {
@@ -39,9 +40,9 @@ export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessio
     }
   }
   return {
-    callTool: async (name, args, callId, prefetched) => {
+    callTool: async (name, args, callId, prefetched, control) => {
       const tool = hostTools.get(name);
-      if (tool && runHostTool) return runHostTool(tool, args, callId);
+      if (tool && runHostTool) return runHostTool(tool, args, callId, control);
       if (loadFailure !== undefined && !isMcpToolName(name)) return errorResult('TOOL_FAILED', loadFailure);
       const broker = brokerFor(callId);
       return dispatchTool(name, args, { broker: prefetched ? withPrefetched(broker, prefetched) : broker, readMaxChars: info.readMaxChars });

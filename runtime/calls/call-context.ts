@@ -15,6 +15,14 @@ export interface CallContext {
   readonly limit: string;
 }
 
+/** A call's handle in the tool host running it: an early end or a moved deadline is passed on through it. */
+export interface RemoteCall {
+  /** The call ended early: the host's signal for it aborts with this code and message. */
+  cancel(code: string, message: string): void;
+  /** The call's deadline moved (`performance.now()` time of this thread). */
+  moveDeadline(deadline: number): void;
+}
+
 // setTimeout's largest delay; an unbounded context still needs a finite timer.
 const MAX_TIMER_MS = 2_147_483_647;
 

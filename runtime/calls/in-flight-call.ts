@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ToolwardenError } from '../../src/errors.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext, RemoteCall } from './call-context.js';
 import { DeadlineQueue, type Deadline } from './deadline-queue.js';
 
 /**
@@ -42,6 +42,8 @@ export class InFlightCall implements CallContext, Deadline {
   #pastDeadline = false;
   #resolveEarly: ((result: ToolResult) => void) | undefined;
   #early: ToolResult | undefined;
+  /** The call's handle in the tool host running it, once it was sent there. */
+  #remote: RemoteCall | undefined;
 
   constructor(name: string, timeoutMs: number, external: AbortSignal | undefined) {
     this.name = name;
@@ -54,6 +56,11 @@ export class InFlightCall implements CallContext, Deadline {
       external.addEventListener('abort', this.#onExternalAbort, { once: true });
     }
     CALL_DEADLINES.add(this);
+  }
+
+  /** Hands the call its handle in the tool host: an early end or a moved deadline reaches the host through it. */
+  attach(remote: RemoteCall): void {
+    this.#remote = remote;
   }
 
   /** The call's context: the call itself (kept so call sites read as they always did). */
@@ -91,6 +98,7 @@ export class InFlightCall implements CallContext, Deadline {
     this.#pastDeadline = false;
     this.at = this.deadline;
     CALL_DEADLINES.add(this);
+    this.#remote?.moveDeadline(this.deadline);
   }
 
   /** The work's result, or the early end's (ABORTED, SESSION_CLOSED, TIMEOUT) as soon as there is one. */
@@ -118,6 +126,7 @@ export class InFlightCall implements CallContext, Deadline {
   /** Ends the call early with `reason`; its work is told through the context's signal. */
   abort(reason: ToolwardenError): void {
     if (!this.#finish(() => reason)) return;
+    this.#remote?.cancel(reason.code, reason.message);
     this.#early = errorResult(reason.code, reason.message);
     this.#resolveEarly?.(this.#early);
   }

@@ -6,8 +6,7 @@ import type { BoundSessionInfo } from '../../src/protocol/worker-bind.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { BrokerServer } from '../broker/broker-server.js';
-import { ToolHostClient } from './tool-host-client.js';
-import type { CallContext } from '../calls/call-context.js';
+import { ToolHostClient, type RemoteCallSlot } from './tool-host-client.js';
 
 /** Why a tool host stopped. */
 export type WorkerEnd = { reason: 'crashed' | 'timeout' | 'closed'; detail: string };
@@ -68,15 +67,15 @@ export class ToolHostConnection {
    * session keeps the deadline and stops a host whose own code overran (TIMEOUT, the context's limit named in the
    * message); such a result is given only once the host is gone, so the tool can do nothing more.
    */
-  async call(name: string, args: Record<string, unknown>, context: CallContext, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
-    if (this.#ended) return this.#endedResult(this.#ended, name, context.limit);
+  async call(name: string, args: Record<string, unknown>, call: RemoteCallSlot, callId: string, prefetched?: Prefetched): Promise<ToolResult> {
+    if (this.#ended) return this.#endedResult(this.#ended, name, call.limit);
     try {
-      return await this.#client.callTool(name, args, callId, prefetched);
+      return await this.#client.callTool(name, args, callId, call, prefetched);
     } catch (error) {
       // The host ended under the call (the end closes the client, failing what is pending), or it failed the call.
       const end: WorkerEnd = this.#ended ?? { reason: 'crashed', detail: error instanceof Error ? error.message : String(error) };
       await this.#stopped?.catch(() => undefined);
-      return this.#endedResult(end, name, context.limit);
+      return this.#endedResult(end, name, call.limit);
     }
   }
 

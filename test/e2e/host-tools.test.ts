@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type AuditEvent, type Runtime, type Session, type SessionOptions } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+import { OVERRUN_GRACE_MS } from '../../runtime/calls/overrun-watch.js';
 
 const TOOLS = 'test/fixtures/tools/basic-tools.mjs';
 const EXTRA = 'test/fixtures/tools/extra-tools.mjs';
@@ -121,6 +122,20 @@ describe('results and failures', () => {
     const result = await s.call('patient');
     expect(result).toMatchObject({ isError: true, code: 'TIMEOUT' });
     expect(textOf(result)).toContain('gave up');
+    expect(textOf(await s.call('worker_mark'))).toBe(before);
+  });
+
+  it("an aborted call reaches the host tool's ctx.signal in its worker: the tool stops and the worker is kept", async () => {
+    const s = await open(['patient', 'worker_mark'], { limits: { toolTimeoutMs: 60_000 } });
+    const before = textOf(await s.call('worker_mark'));
+    const controller = new AbortController();
+    const pending = s.call('patient', {}, { signal: controller.signal });
+    // The worker takes its messages in order: once a later call has answered, the tool is running.
+    expect(textOf(await s.call('worker_mark'))).toBe(before);
+    controller.abort();
+    expect(await pending).toMatchObject({ isError: true, code: 'ABORTED' });
+    // Without the cancel the tool would wait on, its worker would be stopped once the overrun grace passed.
+    await new Promise((resolve) => setTimeout(resolve, OVERRUN_GRACE_MS + 300));
     expect(textOf(await s.call('worker_mark'))).toBe(before);
   });
 

@@ -10,7 +10,9 @@ import { WalkPool } from '../../runtime/walk/index.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { okResult } from '../../src/tool-result.js';
+import { TOOL_HOST_PROTOCOL_VERSION } from '../../src/protocol/tool-host.js';
 import { inMemoryHost } from '../helpers/in-memory-tool-host.js';
+import type { RemoteCallSlot } from '../../runtime/tool-hosts/tool-host-client.js';
 import { makeTempTree, textOf } from '../helpers/temp-workspace.js';
 
 // The whole call path (session side of the connection, broker server, broker, tool host, built-in tool) with no
@@ -29,7 +31,7 @@ const capability: Capability = {
 };
 const session = { id: 's1', workspaceRoot: ws.root, readMaxChars: 10_000, toolTimeoutMs: 5_000, toolModules: [] };
 const UNBOUNDED: CallContext = { signal: new AbortController().signal, deadline: Number.POSITIVE_INFINITY, limit: 'no limit' };
-const limited = (ms: number): CallContext => ({ ...UNBOUNDED, limit: `toolTimeoutMs=${ms}` });
+const limited = (ms: number): RemoteCallSlot => ({ deadline: Number.POSITIVE_INFINITY, limit: `toolTimeoutMs=${ms}`, attach: () => undefined });
 
 function setUp(options: { bound?: boolean } = {}) {
   const calls = new CallTracker(() => false);
@@ -106,10 +108,10 @@ describe('a tool host connection over an in-memory transport', () => {
     const pending = h.connection.call('read_file', { path: 'a.txt' }, limited(5_000), 'id');
     let settled = false;
     void pending.then(() => (settled = true));
-    h.hostChannel.post({ v: 1, type: 'result', seq: 1, result: 'TOP SECRET as a string' });
+    h.hostChannel.post({ v: TOOL_HOST_PROTOCOL_VERSION, type: 'result', seq: 1, result: 'TOP SECRET as a string' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toBe(false);
-    h.hostChannel.post({ v: 1, type: 'result', seq: 1, result: okResult('real') });
+    h.hostChannel.post({ v: TOOL_HOST_PROTOCOL_VERSION, type: 'result', seq: 1, result: okResult('real') });
     expect(textOf(await pending)).toBe('real');
     await h.connection.terminate();
   });

@@ -2,19 +2,15 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { DefinedTool, ToolContext } from '../../src/host-tools/define-tool.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
 import { validateHostToolArgs } from './validate-input.js';
-
-/** Time before the hard deadline at which ctx.signal aborts, so a cooperative tool can stop and keep its worker. */
-export function abortLeadMs(deadlineMs: number): number {
-  return Math.min(250, Math.floor(deadlineMs / 10));
-}
+import type { CallControl } from '../../src/protocol/tool-host.js';
 
 /**
- * Runs a host tool: validates its arguments, gives it the call's brokered ctx (made by `context` around a signal that
- * aborts shortly before the call's deadline; the runtime stops the worker at the deadline itself), and turns its
- * return value (string, JSON value or ToolResult) into a ToolResult. A thrown error is TOOL_FAILED, or TIMEOUT when
- * the tool gave up on the aborted signal.
+ * Runs a host tool: validates its arguments, gives it the call's brokered ctx (made by `context` around the call's
+ * signal: it aborts when the main thread cancels the call, or shortly before the call's deadline; the runtime stops
+ * the worker at the deadline itself), and turns its return value (string, JSON value or ToolResult) into a
+ * ToolResult. A thrown error is TOOL_FAILED, or the signal's code (TIMEOUT, ABORTED) when the tool gave up on it.
  */
-export async function runHostTool(tool: DefinedTool, args: unknown, context: (signal: () => AbortSignal) => ToolContext, deadlineMs: number): Promise<ToolResult> {
+export async function runHostTool(tool: DefinedTool, args: unknown, control: CallControl, context: (signal: () => AbortSignal) => ToolContext): Promise<ToolResult> {
   let parsed: unknown;
   try {
     parsed = validateHostToolArgs(tool, args ?? {});
@@ -22,27 +18,15 @@ export async function runHostTool(tool: DefinedTool, args: unknown, context: (si
     const message = error instanceof Error ? error.message : String(error);
     return errorResult('INVALID_ARGS', message);
   }
-  // The signal, and the timer behind it, exist only if the tool reads ctx.signal: most tools never do.
-  let controller: AbortController | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const signal = (): AbortSignal => {
-    if (!controller) {
-      const created = new AbortController();
-      timer = setTimeout(() => created.abort(new ToolwardenError('TIMEOUT', `${tool.name} is about to pass toolTimeoutMs=${deadlineMs}`)), deadlineMs - abortLeadMs(deadlineMs));
-      controller = created;
-    }
-    return controller.signal;
-  };
   try {
-    const value = await tool.run(parsed as Record<string, unknown>, context(signal));
+    const value = await tool.run(parsed as Record<string, unknown>, context(() => control.signal));
     return toToolResult(value);
   } catch (error) {
     const code = error instanceof ToolwardenError ? ` [${error.code}]` : '';
     const message = error instanceof Error ? error.message : String(error);
-    if (controller?.signal.aborted === true) return errorResult('TIMEOUT', `${tool.name} stopped at its deadline (toolTimeoutMs=${deadlineMs}): ${message}`);
+    const reason = control.abortReason;
+    if (reason instanceof ToolwardenError) return errorResult(reason.code, `${tool.name} stopped: ${reason.message}: ${message}`);
     return errorResult('TOOL_FAILED', `${tool.name} threw${code}: ${message}`);
-  } finally {
-    if (timer) clearTimeout(timer);
   }
 }
 
