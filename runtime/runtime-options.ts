@@ -14,14 +14,14 @@ export interface RuntimeOptions {
   /** Key that signs capability tokens (32+ bytes). @default 32 random bytes: tokens are valid in this runtime only */
   key?: Uint8Array | string;
   /**
-   * Ed25519 token keys (see README, "Tokens any node can verify"): with `privateKey` this runtime mints tokens that
+   * Ed25519 token keys (see docs/tokens.md): with `privateKey` this runtime mints tokens that
    * any runtime holding the public key accepts; with `publicKeys` only it verifies such tokens and mints none.
    * HS256 tokens of `key` are accepted either way.
    */
   tokenKeys?: TokenKeysOption;
   /**
    * What an Ed25519 token (signed by another party) may have at most on this node: `net`, `limits`, and the node's
-   * own `credentials`, which such a token names without their values (see README, "Tokens any node can verify").
+   * own `credentials`, which such a token names without their values (see docs/tokens.md).
    * @default no network, the default limits, no credentials
    */
   tokenBounds?: TokenBoundsOption;
@@ -52,8 +52,8 @@ export interface RuntimeOptions {
   /** The same as `tenants` given as a function: what a user may ever have, or undefined for an unknown user. */
   tenantOf?: (user: string) => TenantConfig | undefined;
   /**
-   * Edits the default blocklist for every session (see README, "Blocklist"): `add` blocks more names, `remove`
-   * lifts default entries by name (e.g. `['.vscode']`); a session's own `blockedPaths` edits the result.
+   * Edits the default blocklist for every session (see docs/paths.md, "The blocklist"): `add` blocks more names,
+   * `remove` lifts default entries by name (e.g. `['.vscode']`); a session's own `blockedPaths` edits the result.
    * @default DEFAULT_BLOCKLIST unchanged
    */
   blockedPaths?: BlockedPathsOption;
@@ -64,13 +64,14 @@ export interface RuntimeOptions {
    */
   allowSharedPidNamespace?: boolean;
   /**
-   * Run each session's sandboxed exec commands in one standing sandbox per session (a zygote, README "OS sandbox
-   * start-up") instead of one bwrap per command: same mounts, namespaces, filter and per-command limits, but the
-   * session's commands share a pid namespace and /tmp. `false` gives every command a bwrap of its own. An object sets
-   * `max` (zygotes alive at once across sessions; past it a session's commands get a bwrap each, default 32) and
-   * `idleMs` (a zygote with no command running this long is closed, default 30000). Zygotes are used only where
-   * the self-test proves a command cannot write its zygote's memory, unless `allowZygoteMemoryWrites: true` accepts
-   * that a command could then escape the per-command rlimits (README "A standing sandbox per session"). @default true
+   * Run each session's sandboxed exec commands in one standing sandbox per session (a zygote, docs/sandbox.md,
+   * "A standing sandbox per session") instead of one bwrap per command: same mounts, namespaces, filter and
+   * per-command limits, but the session's commands share a pid namespace and /tmp. `false` gives every command a
+   * bwrap of its own. An object sets `max` (zygotes alive at once across sessions; past it a session's commands get
+   * a bwrap each, default 32) and `idleMs` (a zygote with no command running this long is closed, default 30000).
+   * Zygotes are used only where the self-test proves a command cannot write its zygote's memory, unless
+   * `allowZygoteMemoryWrites: true` accepts that a command could then escape the per-command rlimits
+   * (docs/sandbox.md). @default true
    */
   sandboxZygote?: boolean | { max?: number; idleMs?: number; allowZygoteMemoryWrites?: boolean };
 }

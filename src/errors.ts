@@ -1,6 +1,6 @@
 /**
  * Stable error codes. They are public API: a tool failure resolves with one of them in `code`, and every
- * error toolwarden throws carries one. Each is documented in the README.
+ * error toolwarden throws carries one. Each is documented in docs/errors.md.
  */
 export const ERROR_CODES = [
   /** The tool is not in the session's capability (or does not exist). */
@@ -9,7 +9,7 @@ export const ERROR_CODES = [
   'OUTSIDE_WORKSPACE',
   /** The path is outside the workspace and every read root. */
   'NOT_READABLE',
-  /** The path is on the blocklist (credentials and files that run code later: see README) or under an excluded path. */
+  /** The path is on the blocklist (credentials and files that run code later: docs/paths.md) or under an excluded path. */
   'BLOCKED_PATH',
   /** A symlink chain loops or is longer than the hop limit. */
   'SYMLINK_LOOP',

@@ -22,7 +22,7 @@ export interface Limits {
   writeQuotaBytes: number;
   /** Size cap of a sandboxed command's private /tmp (and of its HOME when HOME is a tmpfs of its own). @default 536870912 (512 MiB) */
   sandboxTmpBytes: number;
-  /** Processes and threads a sandboxed command may have at once (RLIMIT_NPROC, see README). @default 512 */
+  /** Processes and threads a sandboxed command may have at once (RLIMIT_NPROC, see docs/sandbox.md). @default 512 */
   commandMaxProcesses: number;
   /** Private writable memory of each process of a sandboxed command (RLIMIT_DATA). @default 8589934592 (8 GiB) */
   commandMemoryBytes: number;

@@ -1,5 +1,5 @@
-// Takes the README's screenshots of the serve --http dashboard: a node with two users, a running process, refusals
-// in the audit stream and two calls waiting in the approval inbox, photographed by headless Chromium.
+// Takes docs/dashboard.md's screenshots of the serve --http dashboard: a node with two users, a running process,
+// refusals in the audit stream and two calls waiting in the approval inbox, photographed by headless Chromium.
 // Run: npm run screenshots (builds first; needs Chromium at /usr/bin/chromium or TOOLWARDEN_CHROMIUM).
 import fs from 'node:fs';
 import os from 'node:os';

@@ -13,7 +13,7 @@ import { openDirectory, isThroughDescriptor } from './verified-dir.js';
 export function listVerified(checked: string, isAllowed: IsAllowed): Dirent[] {
   const dir = openDirectory(checked, 'allowed', isAllowed);
   try {
-    // Off Linux the verified path is read again by name: the window the README documents.
+    // Off Linux the verified path is read again by name: the window docs/paths.md documents.
     return readdirSync(isThroughDescriptor() ? `/proc/self/fd/${dir.fd}` : checked, { withFileTypes: true });
   } catch (error) {
     throw toFsError(error, 'list', checked);

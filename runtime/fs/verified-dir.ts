@@ -14,7 +14,7 @@ let throughDescriptor: boolean | undefined;
  * Whether `/proc/self/fd/<fd>/<name>` reaches a directory's entries through its descriptor here: Linux with /proc
  * mounted. The kernel then acts as `openat`, `mkdirat`, `renameat`, `unlinkat` would on the descriptor's directory,
  * wherever that directory is now, so no path is resolved again after the check. Elsewhere the directory's path is
- * re-verified right before each call, which leaves a window of a few microseconds (documented in the README).
+ * re-verified right before each call, which leaves a window of a few microseconds (documented in docs/paths.md).
  * Asked on first use, not at import: a process under Node's permission model may import this module unable to look.
  */
 export function isThroughDescriptor(): boolean {

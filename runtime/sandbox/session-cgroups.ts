@@ -30,7 +30,7 @@ const REMOVE_WAIT_MS = 20;
 /**
  * Fresh cgroups below this process's own for each limit given (`pids.max`; v1 `memory.limit_in_bytes` or v2
  * `memory.max`), or undefined where this process may make none (no controller, a read-only or undelegated
- * hierarchy, not permitted): then only the rlimits bound a sandbox (README "Resource limits").
+ * hierarchy, not permitted): then only the rlimits bound a sandbox (docs/sandbox.md, "Resource limits").
  */
 export function createSessionCgroups(limits: SessionCgroupLimits): SessionCgroups | undefined {
   const name = `toolwarden-${process.pid}-${++made}`;

@@ -52,8 +52,9 @@ export interface SessionOptions {
   /** Where host tools run. @default 'worker' */
   isolation?: 'worker' | 'process';
   /**
-   * Edits the blocklist of paths never written (see README, "Blocklist"): `add` blocks more names, `remove` lifts
-   * entries of the runtime's list by name (e.g. `['.vscode']`). @default the runtime's list, `DEFAULT_BLOCKLIST`
+   * Edits the blocklist of paths never written (see docs/paths.md, "The blocklist"): `add` blocks more names,
+   * `remove` lifts entries of the runtime's list by name (e.g. `['.vscode']`).
+   * @default the runtime's list, `DEFAULT_BLOCKLIST`
    */
   blockedPaths?: BlockedPathsOption;
   /** Lifetime of a minted token, in seconds. @default 3600 */

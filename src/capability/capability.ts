@@ -3,7 +3,7 @@ import type { Limits } from '../limits.js';
 import type { PermissionSpec } from '../policy/types.js';
 import type { BlockedEntry } from '../path-guard/blocklist.js';
 
-/** How shell commands are confined by the OS: see the README's sandbox section. */
+/** How shell commands are confined by the OS: see docs/sandbox.md. */
 export type SandboxMode = 'auto' | 'required' | 'off';
 
 export type { PermissionSpec };
@@ -41,8 +41,8 @@ export interface Capability {
   readonly net: false | readonly string[];
   /**
    * Credentials by environment name: commands see a placeholder, and the egress proxy puts the value in requests
-   * to the credential's hosts only (README "Credentials by placeholder"). A token a control plane mints may carry
-   * references (`{ hosts }`) instead, which the node opening it fills from its own credentials.
+   * to the credential's hosts only (docs/network.md, "Credentials by placeholder"). A token a control plane mints
+   * may carry references (`{ hosts }`) instead, which the node opening it fills from its own credentials.
    */
   readonly credentials?: CredentialGrants;
   /** Host environment variables commands may see: names or `PREFIX_*` patterns, or an explicit map. */

@@ -22,7 +22,7 @@ export interface BlockedEntry {
    * nothing under a directory of that name.
    */
   readonly only?: 'non-directory';
-  /** Why it is blocked, for error messages and the README. */
+  /** Why it is blocked, for error messages and docs/paths.md. */
   readonly why: string;
 }
 

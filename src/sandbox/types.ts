@@ -29,7 +29,7 @@ export interface SandboxScope {
    * (see topLevelStubs). bwrap makes the mount point on the host; the caller removes it after the command.
    */
   readonly stubsInWorkspace?: readonly string[];
-  /** The session's network permission; commands get the host network only with `['*', ...]` (see README). */
+  /** The session's network permission; commands get the host network only with `['*', ...]` (see docs/network.md). */
   readonly net: NetPermission;
   /**
    * HOME inside the sandbox. @default '/tmp/home' (an empty directory in the private /tmp). When it is outside the
@@ -50,7 +50,7 @@ export interface SandboxScope {
 /** What a command spawned in a session's standing sandbox is checked against and given (its cwd, its environment). */
 export type SandboxCommandScope = Pick<SandboxScope, 'workspaceRoot' | 'readRoots' | 'home' | 'net' | 'egress'>;
 
-/** How a sandboxed command reaches its session's egress proxy (README "Network"). Paths are host paths. */
+/** How a sandboxed command reaches its session's egress proxy (docs/network.md). Paths are host paths. */
 export interface EgressScope {
   /** The session's proxy socket; the socket a connection arrives on is the session's identity. */
   readonly socketPath: string;
@@ -64,7 +64,7 @@ export interface EgressScope {
   readonly caCert?: string;
 }
 
-/** Per-command resource bounds the sandbox applies (see README "Resource limits"). */
+/** Per-command resource bounds the sandbox applies (see docs/sandbox.md, "Resource limits"). */
 export interface SandboxLimits {
   /** Size cap of the private /tmp tmpfs, and of the HOME tmpfs when HOME has its own. */
   readonly tmpBytes: number;

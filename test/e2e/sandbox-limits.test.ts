@@ -71,7 +71,7 @@ describe.each(DRIVER_USERS)('sandbox limits as %s', (user) => {
     expect(result?.code, result?.text).toBe(code);
   });
 
-  // Only where the runtime can make the memory cgroup (a root runtime): elsewhere the bypass stays (README).
+  // Only where the runtime can make the memory cgroup (a root runtime): elsewhere the bypass stays (docs/sandbox.md).
   if (sharedHog) {
     it(`${SHARED_MEMORY_HOG[0]} is stopped with ${SHARED_MEMORY_HOG[2]} by the session's memory cgroup`, () => {
       expect(sharedResult?.isError, sharedResult?.text).toBe(true);

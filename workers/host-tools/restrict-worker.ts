@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 /**
  * Narrows what host tool code in this worker can reach: module hooks for ESM imports, a guard on CommonJS
  * require, and the process escape hatches removed. Stops accidental and casual reach-around, not a determined
- * attacker in the same process (see the README).
+ * attacker in the same process (see docs/host-tools.md, "Import restrictions, plainly").
  */
 export function restrictWorker(): void {
   const distRoot = new URL('../../', import.meta.url).href;

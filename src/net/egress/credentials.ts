@@ -18,7 +18,7 @@ export type Credentials = Readonly<Record<string, Credential>>;
 
 /**
  * A credential named without its value, in a token a control plane mints for other nodes: the node that opens the
- * token fills in the value of its own credential of that name (README "Tokens any node can verify").
+ * token fills in the value of its own credential of that name (docs/tokens.md, "What a node allows a token").
  */
 export interface CredentialReference {
   readonly hosts: readonly string[];
