@@ -3,7 +3,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
-import { redactSecrets } from '../../src/mcp/secret-redaction.js';
+import { createSecretMask, type SecretMask } from '../../src/mcp/secret-redaction.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import type { ToolAnnotations } from '../../src/tools/tool-presentation.js';
 import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
@@ -29,12 +29,13 @@ interface Live {
  * One client connection to one MCP server (for one user, if per-user). Connects lazily, caches the tool
  * list until the server says it changed, and replaces itself after the transport fails. With `secrets` (a per-user
  * connection's), HTTP headers are filled per request for the server's origin only, and every result, tool listing
- * and error has the values replaced by their placeholders.
+ * and error passes through one mask that replaces the values (as written or encoded) by their placeholders.
  */
 export class McpConnection {
   readonly #serverId: string;
   readonly #config: McpServerConfig;
   readonly #secrets: Readonly<Record<string, string>>;
+  readonly #mask: SecretMask;
   readonly #connectTimeoutMs: number;
   readonly #onToolsChanged: () => void;
   #live: Promise<Live> | undefined;
@@ -48,6 +49,7 @@ export class McpConnection {
     this.#serverId = serverId;
     this.#config = config;
     this.#secrets = secrets;
+    this.#mask = createSecretMask(secrets);
     this.#connectTimeoutMs = connectTimeoutMs;
     this.#onToolsChanged = onToolsChanged;
   }
@@ -55,25 +57,27 @@ export class McpConnection {
   /** The server's tools, from the cache when it is still valid. */
   async listTools(): Promise<McpToolInfo[]> {
     try {
-      return redactSecrets(await this.#listTools(), this.#secrets);
+      return await this.#listTools();
     } catch (error) {
-      throw this.#redacted(error);
+      throw this.#maskedError(error);
     }
   }
 
   /** Calls one tool. Connection and protocol failures throw (the hub turns them into results). */
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
     try {
-      return redactSecrets(await this.#callTool(tool, args, signal, timeoutMs), this.#secrets);
+      return await this.#callTool(tool, args, signal, timeoutMs);
     } catch (error) {
-      throw this.#redacted(error);
+      throw this.#maskedError(error);
     }
   }
 
-  /** An error with the secrets' values replaced in its message (a server may quote a credential back). */
-  #redacted(error: unknown): unknown {
-    if (!(error instanceof ToolwardenError)) return error;
-    const message = redactSecrets(error.message, this.#secrets);
+  /** Any failure as a ToolwardenError whose message went through the mask (a server may quote a credential back). */
+  #maskedError(error: unknown): ToolwardenError {
+    if (!(error instanceof ToolwardenError)) {
+      return new ToolwardenError('MCP_ERROR', this.#mask(`MCP server '${this.#serverId}' failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const message = this.#mask(error.message);
     return message === error.message ? error : new ToolwardenError(error.code, message);
   }
 
@@ -100,9 +104,10 @@ export class McpConnection {
     } catch (error) {
       throw this.#fail(live, 'tools/list', error, undefined);
     }
+    const masked = this.#mask(tools);
     // A list that raced with a list_changed notification may already be stale: return it, do not cache it.
-    if (generation === this.#toolsGeneration && this.#current === live) this.#tools = tools;
-    return tools;
+    if (generation === this.#toolsGeneration && this.#current === live) this.#tools = masked;
+    return masked;
   }
 
   async #callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<ToolResult> {
@@ -112,7 +117,7 @@ export class McpConnection {
     if (timeoutMs !== undefined) options.timeout = timeoutMs;
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
-      return toToolResult(result as CallToolResult);
+      return this.#mask(toToolResult(result as CallToolResult));
     } catch (error) {
       throw this.#fail(live, tool, error, signal);
     }
