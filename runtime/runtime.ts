@@ -371,6 +371,7 @@ export class Runtime {
     closed: async (session) => {
       const record = this.#sessions.get(session.id);
       this.#sessions.delete(session.id);
+      record?.services.mcp.close();
       await record?.services.bash.close();
       const user = session.user;
       const stillOpen = user !== undefined && [...this.#sessions.values()].some((other) => other.session.user === user);
