@@ -1,3 +1,3 @@
 export { McpHub } from './mcp-hub.js';
 export type { McpHubOptions, ToolsChangedListener } from './mcp-hub.js';
-export type { McpToolInfo } from './mcp-connection.js';
+export type { McpToolInfo } from './tool-listing.js';

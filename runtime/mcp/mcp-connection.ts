@@ -3,102 +3,92 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
-import { redactSecrets } from '../../src/mcp/secret-redaction.js';
+import { jsonBytes, maxMessageBytes, overLimit, resolveMcpServerLimits, type ResolvedMcpServerLimits } from '../../src/mcp/server-limits.js';
+import { createSecretMask, type SecretMask } from '../../src/mcp/secret-redaction.js';
 import type { ToolResult } from '../../src/tool-result.js';
-import type { ToolAnnotations } from '../../src/tools/tool-presentation.js';
 import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
 import { createTransport } from './create-transport.js';
 import type { StderrTail } from './stderr-tail.js';
-
-/** One tool of an MCP server as the broker lists it. */
-export interface McpToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: object;
-  title?: string;
-  outputSchema?: object;
-  annotations?: ToolAnnotations;
-}
+import { listAllTools, type McpToolInfo } from './tool-listing.js';
 
 interface Live {
   client: Client;
   stderr: StderrTail | undefined;
+  /** Set once the server sent a message past its limit; every request of this connection then fails with it. */
+  overflow: ToolwardenError | undefined;
 }
 
 /**
  * One client connection to one MCP server (for one user, if per-user). Connects lazily, caches the tool
- * list until the server says it changed, and replaces itself after the transport fails. With `secrets` (a per-user
- * connection's), HTTP headers are filled per request for the server's origin only, and every result, tool listing
- * and error has the values replaced by their placeholders.
+ * list until the server says it changed, and replaces itself after the transport fails. What the server sends back is
+ * bounded by its `limits`. With `secrets` (a per-user connection's), HTTP headers are filled per request for the
+ * server's origin only, and every result, tool listing and error passes through one mask that replaces the values
+ * (as written or encoded) by their placeholders.
  */
 export class McpConnection {
   readonly #serverId: string;
   readonly #config: McpServerConfig;
   readonly #secrets: Readonly<Record<string, string>>;
+  readonly #mask: SecretMask;
+  readonly #limits: ResolvedMcpServerLimits;
   readonly #connectTimeoutMs: number;
   readonly #onToolsChanged: () => void;
+  // Aborted by close(): a listing still paging stops at once instead of running on against a closed connection.
+  readonly #closing = new AbortController();
   #live: Promise<Live> | undefined;
   #current: Live | undefined;
   #tools: McpToolInfo[] | undefined;
   #toolsGeneration = 0;
   #closed = false;
-  readonly #closing = new Set<Promise<void>>();
+  readonly #dropping = new Set<Promise<void>>();
 
   constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void, secrets: Readonly<Record<string, string>> = {}) {
     this.#serverId = serverId;
     this.#config = config;
     this.#secrets = secrets;
+    this.#mask = createSecretMask(secrets);
+    this.#limits = resolveMcpServerLimits(serverId, config.limits);
     this.#connectTimeoutMs = connectTimeoutMs;
     this.#onToolsChanged = onToolsChanged;
   }
 
-  /** The server's tools, from the cache when it is still valid. */
-  async listTools(): Promise<McpToolInfo[]> {
+  /** The server's tools, from the cache when it is still valid. `signal` ends a listing that is still paging. */
+  async listTools(signal?: AbortSignal): Promise<McpToolInfo[]> {
     try {
-      return redactSecrets(await this.#listTools(), this.#secrets);
+      return await this.#listTools(signal);
     } catch (error) {
-      throw this.#redacted(error);
+      throw this.#maskedError(error);
     }
   }
 
   /** Calls one tool. Connection and protocol failures throw (the hub turns them into results). */
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, timeoutMs?: number): Promise<ToolResult> {
     try {
-      return redactSecrets(await this.#callTool(tool, args, signal, timeoutMs), this.#secrets);
+      return await this.#callTool(tool, args, signal, timeoutMs);
     } catch (error) {
-      throw this.#redacted(error);
+      throw this.#maskedError(error);
     }
   }
 
-  /** An error with the secrets' values replaced in its message (a server may quote a credential back). */
-  #redacted(error: unknown): unknown {
-    if (!(error instanceof ToolwardenError)) return error;
-    const message = redactSecrets(error.message, this.#secrets);
+  /** Any failure as a ToolwardenError whose message went through the mask (a server may quote a credential back). */
+  #maskedError(error: unknown): ToolwardenError {
+    if (!(error instanceof ToolwardenError)) {
+      return new ToolwardenError('MCP_ERROR', this.#mask(`MCP server '${this.#serverId}' failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const message = this.#mask(error.message);
     return message === error.message ? error : new ToolwardenError(error.code, message);
   }
 
-  async #listTools(): Promise<McpToolInfo[]> {
+  async #listTools(signal: AbortSignal | undefined): Promise<McpToolInfo[]> {
     if (this.#tools) return this.#tools;
     const generation = this.#toolsGeneration;
     const live = await this.#connect();
-    const tools: McpToolInfo[] = [];
+    const paging = signal ? AbortSignal.any([this.#closing.signal, signal]) : this.#closing.signal;
+    let tools: McpToolInfo[];
     try {
-      let cursor: string | undefined;
-      do {
-        const page = await live.client.listTools(cursor === undefined ? {} : { cursor });
-        for (const tool of page.tools) {
-          const info: McpToolInfo = { name: tool.name, inputSchema: tool.inputSchema };
-          if (tool.description !== undefined) info.description = tool.description;
-          const title = tool.title ?? tool.annotations?.title;
-          if (title !== undefined) info.title = title;
-          if (tool.outputSchema !== undefined) info.outputSchema = tool.outputSchema;
-          if (tool.annotations !== undefined) info.annotations = stripUndefined(tool.annotations);
-          tools.push(info);
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
+      tools = this.#mask(await listAllTools(live.client, this.#serverId, this.#limits, paging));
     } catch (error) {
-      throw this.#fail(live, 'tools/list', error, undefined);
+      throw this.#fail(live, 'tools/list', error, paging);
     }
     // A list that raced with a list_changed notification may already be stale: return it, do not cache it.
     if (generation === this.#toolsGeneration && this.#current === live) this.#tools = tools;
@@ -110,21 +100,25 @@ export class McpConnection {
     const options: { signal?: AbortSignal; timeout?: number } = {};
     if (signal) options.signal = signal;
     if (timeoutMs !== undefined) options.timeout = timeoutMs;
+    let result: CallToolResult;
     try {
-      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, options);
-      return toToolResult(result as CallToolResult);
+      result = (await live.client.callTool({ name: tool, arguments: args }, undefined, options)) as CallToolResult;
     } catch (error) {
       throw this.#fail(live, tool, error, signal);
     }
+    const bytes = jsonBytes(result);
+    if (bytes > this.#limits.maxResultBytes) throw overLimit(this.#serverId, 'maxResultBytes', this.#limits.maxResultBytes, `tool '${tool}' returned ${bytes} bytes`);
+    return this.#mask(toToolResult(result));
   }
 
   /** Closes the connection (killing a stdio child); later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort(new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}': the connection is closed`));
     const live = this.#live;
     this.#live = undefined;
     this.#current = undefined;
-    const closes = [...this.#closing];
+    const closes = [...this.#dropping];
     if (live) closes.push(live.then((l) => l.client.close(), () => undefined));
     await Promise.all(closes);
   }
@@ -143,9 +137,14 @@ export class McpConnection {
   }
 
   async #start(): Promise<Live> {
-    const { transport, stderr } = createTransport(this.#config, this.#secrets);
     const client = new Client({ name: 'toolwarden', version: '0.1.0' }, { capabilities: {} });
-    const live: Live = { client, stderr };
+    const live: Live = { client, stderr: undefined, overflow: undefined };
+    const bound = { maxMessageBytes: maxMessageBytes(this.#limits), overflow: () => this.#overflowed(live) };
+    const { transport, stderr, isOverflow } = createTransport(this.#config, this.#secrets, bound);
+    live.stderr = stderr;
+    client.onerror = (error) => {
+      if (isOverflow(error)) this.#overflowed(live);
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#invalidateTools();
       this.#onToolsChanged();
@@ -156,6 +155,7 @@ export class McpConnection {
       await client.connect(transport, { timeout: this.#connectTimeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
+      if (live.overflow) throw live.overflow;
       const cause = error instanceof Error ? error.message : String(error);
       const tail = stderr?.text() ? `; last stderr lines:\n${stderr.text()}` : '';
       throw new ToolwardenError('MCP_ERROR', `MCP server '${this.#serverId}' failed to start: ${cause}${tail}`);
@@ -169,11 +169,20 @@ export class McpConnection {
   }
 
   #fail(live: Live, what: string, error: unknown, signal: AbortSignal | undefined): ToolwardenError {
+    if (live.overflow) return live.overflow;
     if (!signal?.aborted && isConnectionFailure(error)) this.#drop(live);
     if (signal?.aborted && !(signal.reason instanceof ToolwardenError)) {
       return new ToolwardenError('MCP_ERROR', `MCP tool '${what}' of server '${this.#serverId}' was cancelled`);
     }
     return toCallError(this.#serverId, what, error, live.stderr?.text() ?? '');
+  }
+
+  /** The server sent a message past its limit: the connection is replaced, and its requests fail naming the limit. */
+  #overflowed(live: Live): ToolwardenError {
+    const bytes = maxMessageBytes(this.#limits);
+    live.overflow ??= overLimit(this.#serverId, 'maxResultBytes', this.#limits.maxResultBytes, `sent a message of more than ${bytes} bytes`);
+    this.#drop(live);
+    return live.overflow;
   }
 
   // The next use starts a fresh connection; the old client is closed so a hung child cannot linger.
@@ -183,17 +192,12 @@ export class McpConnection {
     this.#live = undefined;
     this.#invalidateTools();
     const closing = live.client.close().catch(() => undefined);
-    this.#closing.add(closing);
-    void closing.finally(() => this.#closing.delete(closing));
+    this.#dropping.add(closing);
+    void closing.finally(() => this.#dropping.delete(closing));
   }
 
   #invalidateTools(): void {
     this.#toolsGeneration += 1;
     this.#tools = undefined;
   }
-}
-
-/** Annotations without the keys the SDK's parse left `undefined` (exactOptionalPropertyTypes). */
-function stripUndefined(annotations: Record<string, unknown>): ToolAnnotations {
-  return Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined)) as ToolAnnotations;
 }

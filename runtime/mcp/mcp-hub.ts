@@ -8,7 +8,8 @@ import { createTenantContext, resolveTenant } from '../../src/tenants/tenant-con
 import type { TenantsOption } from '../../src/tenants/tenant-config.js';
 import { validateTenants } from '../../src/tenants/validate-tenants.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
-import { McpConnection, type McpToolInfo } from './mcp-connection.js';
+import { McpConnection } from './mcp-connection.js';
+import type { McpToolInfo } from './tool-listing.js';
 
 /** Options of an {@link McpHub}. */
 export interface McpHubOptions {
@@ -60,12 +61,13 @@ export class McpHub {
 
   /**
    * The server's tools (cached per connection, refreshed after `notifications/tools/list_changed`), limited
-   * to the user's tenant allowance when the user has a tenant.
+   * to the user's tenant allowance when the user has a tenant. `signal` ends a listing still paging (its session
+   * closed); the server's `limits` bound it anyway.
    * @throws ToolwardenError TOOL_NOT_ALLOWED, ESCALATION (unknown user), INVALID_OPTIONS (missing secret), MCP_ERROR.
    */
-  async listTools(serverId: string, user?: string): Promise<McpToolInfo[]> {
+  async listTools(serverId: string, user?: string, signal?: AbortSignal): Promise<McpToolInfo[]> {
     const { connection, tenantEntries } = this.#route(serverId, user);
-    const tools = await connection.listTools();
+    const tools = await connection.listTools(signal);
     return tenantEntries ? tools.filter((tool) => isMcpToolAllowed(tenantEntries, serverId, tool.name)) : tools;
   }
 

@@ -16,6 +16,8 @@ export class McpAccess {
   readonly #entries: McpEntry[];
   readonly #user: string | undefined;
   readonly #timeoutMs: number;
+  // Aborted when the session closes, so a listing it started stops paging then.
+  readonly #closed = new AbortController();
 
   constructor(hub: McpHub | undefined, capability: Capability) {
     this.#hub = hub;
@@ -35,6 +37,11 @@ export class McpAccess {
     return parsed !== undefined && isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool);
   }
 
+  /** Ends this session's listings still paging; later listings fail at once. */
+  close(): void {
+    this.#closed.abort(new ToolwardenError('SESSION_CLOSED', 'the session closed while it listed MCP tools'));
+  }
+
   /** Listing entries of the allowed MCP tools. A server that cannot be reached contributes none, and is reported. */
   async listTools(onError: (serverId: string, error: unknown) => void): Promise<ToolInfo[]> {
     const hub = this.#hub;
@@ -42,7 +49,7 @@ export class McpAccess {
     const servers = [...new Set(this.#entries.map((entry) => entry.serverId))];
     const listed = await Promise.all(servers.map(async (serverId) => {
       try {
-        const tools = await hub.listTools(serverId, this.#user);
+        const tools = await hub.listTools(serverId, this.#user, this.#closed.signal);
         return tools
           .filter((tool) => isMcpToolAllowed(this.#entries, serverId, tool.name))
           .map((tool): ToolInfo => ({
@@ -80,7 +87,7 @@ export class McpAccess {
       return { result: errorResult('INVALID_ARGS', `arguments of ${name} must be an object`) };
     }
     try {
-      const offered = await this.#hub.listTools(parsed.serverId, this.#user);
+      const offered = await this.#hub.listTools(parsed.serverId, this.#user, context.signal);
       if (!offered.some((tool) => tool.name === parsed.tool)) {
         return { result: errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`), refused: true };
       }

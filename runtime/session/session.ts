@@ -201,6 +201,7 @@ export class Session {
     this.#detach?.();
     for (const call of this.#active) call.abort(new ToolwardenError('SESSION_CLOSED', `session ${this.id} closed during the call`));
     await Promise.all([...this.#children].map((child) => child.close()));
+    this.#services.permissions.mcp.close();
     const worker = await this.#worker?.catch(() => undefined);
     await worker?.terminate();
     await this.#services.bash.close();

@@ -1,6 +1,7 @@
 import { ToolwardenError } from '../errors.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
 import { hasSecretPlaceholder } from './placeholders.js';
+import { resolveMcpServerLimits, type McpServerLimits } from './server-limits.js';
 import { isValidServerId } from './tool-name.js';
 
 /** A stdio MCP server: a command the broker starts itself. */
@@ -12,6 +13,8 @@ export interface McpStdioServerConfig {
   cwd?: string;
   /** One connection per user, with `${user.<secret>}` placeholders filled from that user's secrets. @default false */
   perUser?: boolean;
+  /** How much the server may send back (pages, tools, schema and result sizes). @default DEFAULT_MCP_SERVER_LIMITS */
+  limits?: McpServerLimits;
 }
 
 /** A Streamable HTTP MCP server. */
@@ -20,6 +23,8 @@ export interface McpHttpServerConfig {
   headers?: Record<string, string>;
   /** One connection per user, with `${user.<secret>}` placeholders filled from that user's secrets. @default false */
   perUser?: boolean;
+  /** How much the server may send back (pages, tools, schema and result sizes). @default DEFAULT_MCP_SERVER_LIMITS */
+  limits?: McpServerLimits;
 }
 
 /** How to reach one MCP server. */
@@ -51,11 +56,11 @@ export function validateMcpServerConfig(id: string, config: unknown): McpServerC
   const fail = (rule: string): never => {
     throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${id}${rule}`);
   };
-  if (!isRecord(config)) return fail(' must be { command, args?, env?, cwd? }, { url, headers? } or a function of the tenant');
+  if (!isRecord(config)) return fail(' must be { command, args?, env?, cwd?, limits? }, { url, headers?, limits? } or a function of the tenant');
   const hasCommand = 'command' in config;
   if (hasCommand === 'url' in config) return fail(' must have exactly one of command (stdio) or url (Streamable HTTP)');
   if (config['perUser'] !== undefined && typeof config['perUser'] !== 'boolean') fail('.perUser must be a boolean');
-  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'perUser'] : ['url', 'headers', 'perUser'];
+  const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'perUser', 'limits'] : ['url', 'headers', 'perUser', 'limits'];
   const extra = Object.keys(config).find((key) => !allowed.includes(key));
   if (extra !== undefined) fail(`.${extra} is not a known field (allowed: ${allowed.join(', ')})`);
   if (hasCommand) {
@@ -69,6 +74,7 @@ export function validateMcpServerConfig(id: string, config: unknown): McpServerC
     if (typeof config['url'] !== 'string' || !isHttpUrl(config['url'])) fail('.url must be an http: or https: URL');
     checkStringMap(id, 'headers', config['headers'], config['perUser'] === true);
   }
+  resolveMcpServerLimits(id, config['limits']);
   return config as unknown as McpServerConfig;
 }
 

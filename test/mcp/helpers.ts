@@ -7,6 +7,14 @@ import type { ToolResult } from '../../src/tool-result.js';
 /** Path of the stdio test server. */
 export const TEST_SERVER = fileURLToPath(new URL('../fixtures/mcp/test-server.mjs', import.meta.url));
 
+/** Path of the hostile stdio server (endless paging, huge results, secrets echoed everywhere). */
+export const HOSTILE_SERVER = fileURLToPath(new URL('../fixtures/mcp/hostile-server.mjs', import.meta.url));
+
+/** A stdio config that runs the hostile server with `args` and any other fields (env, perUser, limits). */
+export function hostileServer<T extends object>(args: string[] = [], extra?: T): { command: string; args: string[] } & T {
+  return { command: process.execPath, args: [HOSTILE_SERVER, ...args], ...(extra ?? ({} as T)) };
+}
+
 /** A stdio config that runs the test server with node. */
 export function testServer(extra: { args?: string[]; env?: Record<string, string>; perUser?: boolean } = {}): {
   command: string;
