@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { aiSdkTools } from '../../runtime/adapters/index.js';
+import { aiSdkTools } from '../../runtime/adapters/ai-sdk.js';
 import type { ToolResult } from '../../runtime/index.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
 import { aiSdkCall as call, aiSdkOutputsOf, scriptedAiSdkModel as scriptedModel } from './scripted-models.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, Runner } from '@openai/agents';
-import { openAIAgentsTools } from '../../runtime/adapters/index.js';
+import { openAIAgentsTools } from '../../runtime/adapters/openai-agents.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
 import { agentsCall as functionCall, agentsOutputsOf as outputsOf, ScriptedAgentsModel as ScriptedModel } from './scripted-models.js';
 

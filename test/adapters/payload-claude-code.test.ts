@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { claudeAgentMcpServer } from '../../runtime/adapters/claude-agent-sdk.js';
+import { claudeAgentMcpServer } from '../../runtime/adapters/claude-agent.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 import { missingPayload, openPayloadFixture, PAYLOAD_FILES, payloadCases, type PayloadCase, type PayloadFixture } from './payload-cases.js';
 import { startScriptedMessagesApi, type ScriptedBlock, type ScriptedMessagesApi } from './scripted-messages-api.js';
