@@ -64,7 +64,7 @@ beforeAll(async () => {
     },
   });
   for await (const message of run) messages.push(message);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await api?.close();

@@ -109,7 +109,7 @@ describe('every built-in tool brings its payload to the model through MCP, read 
       closers.push(() => client.close());
       const cases = payloadCases();
       expectPayloadInEveryView(cases, await viewsOf(cases, (c) => client.callTool({ name: c.tool, arguments: c.args }) as Promise<CallToolResult>));
-    });
+    }, 120_000);
 
     it('with the MCP Inspector CLI', async () => {
       const root = path.join(ws.root, 'inspector');
@@ -121,7 +121,7 @@ describe('every built-in tool brings its payload to the model through MCP, read 
         return JSON.parse(stdout) as CallToolResult;
       });
       expectPayloadInEveryView(cases, seen);
-    }, 120_000);
+    }, 300_000);
   });
 });
 
