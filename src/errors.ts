@@ -91,6 +91,8 @@ export const ERROR_CODES = [
   'BLOCKED_PATH_WRITTEN',
   /** The session's standing sandbox (zygote) died or broke its protocol while the command ran; the command was killed. */
   'SANDBOX_LOST',
+  /** An adapter was called without its framework package installed; the message names the package and the version range. */
+  'FRAMEWORK_MISSING',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */

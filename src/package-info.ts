@@ -7,6 +7,8 @@ import { ToolwardenError } from './errors.js';
 export interface PackageInfo {
   readonly name: string;
   readonly version: string;
+  /** The optional framework packages and the version ranges the adapters support. */
+  readonly peerDependencies: Readonly<Record<string, string>>;
 }
 
 /**
@@ -23,12 +25,12 @@ function readPackageInfo(): PackageInfo {
       text = undefined;
     }
     if (text !== undefined) {
-      const { name, version } = JSON.parse(text) as { name?: unknown; version?: unknown };
-      if (name === 'toolwarden' && typeof version === 'string') return Object.freeze({ name, version });
+      const { name, version, peerDependencies = {} } = JSON.parse(text) as { name?: unknown; version?: unknown; peerDependencies?: Record<string, string> };
+      if (name === 'toolwarden' && typeof version === 'string') return Object.freeze({ name, version, peerDependencies: Object.freeze({ ...peerDependencies }) });
     }
     if (path.dirname(dir) === dir) throw new ToolwardenError('INTERNAL', `toolwarden's package.json not found above ${fileURLToPath(import.meta.url)}`);
   }
 }
 
-/** toolwarden's name and version from its package.json. */
+/** toolwarden's name, version and peer dependencies from its package.json. */
 export const PACKAGE_INFO: PackageInfo = readPackageInfo();

@@ -1,6 +1,7 @@
 import type { FunctionTool, tool as agentsTool } from '@openai/agents';
 import type { Session } from '../session/session.js';
 import { callTool, resultText } from './call-tool.js';
+import { importFramework } from './import-framework.js';
 import { dropStrictNulls, toStrictSchema } from './openai-strict.js';
 
 /**
@@ -8,11 +9,11 @@ import { dropStrictNulls, toStrictSchema } from './openai-strict.js';
  * `new Agent({ tools })`. The model gets a result's text; a refusal or failure starts with its code, so the run goes
  * on. The SDK's per-call `signal` becomes the call's. With `strict: true` the schemas are rewritten for strict mode as
  * in {@link openAITools} (a tool strict mode cannot express stays non-strict) and the nulls it makes the model send
- * for absent optional properties are removed before the call.
+ * for absent optional properties are removed before the call. Without `@openai/agents` the call throws FRAMEWORK_MISSING.
  * @example const agent = new Agent({ name: 'coder', tools: await openAIAgentsTools(session) });
  */
 export async function openAIAgentsTools(session: Session, options: { strict?: boolean } = {}): Promise<FunctionTool[]> {
-  const { tool } = await import('@openai/agents');
+  const { tool } = await importFramework('openAIAgentsTools', '@openai/agents', () => import('@openai/agents'));
   return (await session.listTools()).map((info): FunctionTool => {
     const strictSchema = options.strict === true ? toStrictSchema(info.inputSchema) : undefined;
     const execute = async (input: unknown, _context: unknown, details?: { signal?: AbortSignal }): Promise<string> => {

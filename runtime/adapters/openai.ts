@@ -3,6 +3,8 @@ import type { Session } from '../session/session.js';
 import { callTool, parseArguments, resultText } from './call-tool.js';
 import { dropStrictNulls, toStrictSchema } from './openai-strict.js';
 
+export { dropStrictNulls, toStrictSchema } from './openai-strict.js';
+
 /** Options of {@link openAITools}. */
 export interface OpenAIToolsOptions {
   /** Which API the definitions are for: Chat Completions (`tools` of `chat.completions.create`) or Responses. */

@@ -75,9 +75,11 @@ export function toMcpTool(info: ToolInfo, capability: Capability): Tool {
 }
 
 /**
- * The MCP form of a tool result: an upstream MCP tool's own blocks when it returned more than text. A failure's code also goes into `structuredContent` for programmatic clients;
- * structured content is also given as a JSON text block, as the specification advises, unless a text block already
- * holds that JSON.
+ * The MCP form of a tool result: an upstream MCP tool's own blocks when it returned more than text. A failure's code
+ * also goes into `structuredContent` for programmatic clients. Structured content is also given as a JSON text block,
+ * as the specification advises, so a host that reads only `content` gets the same facts; the block leaves out a string
+ * field a text block already holds verbatim (read_file's `text`), so such a host does not get the file twice, and is
+ * not added when a text block already holds that JSON or nothing is left.
  */
 export function toCallToolResult(result: ToolResult): CallToolResult {
   const { code, mcpContent, ...rest } = result;
@@ -85,9 +87,20 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   const converted: CallToolResult = { ...rest, content: [...(mcpContent ?? result.content)] };
   if (structuredContent === undefined) return converted;
   converted.structuredContent = structuredContent;
-  const json = JSON.stringify(structuredContent);
+  const unshown = withoutShownText(structuredContent, result.content);
+  if (unshown === undefined) return converted;
+  const json = JSON.stringify(unshown);
   if (!result.content.some((block) => block.type === 'text' && sameJson(block.text, json))) converted.content.push({ type: 'text', text: json });
   return converted;
+}
+
+/** The fields of `structured` less the non-empty strings some text block is equal to; `undefined` when that removed all. */
+function withoutShownText(structured: Record<string, unknown>, content: ToolResult['content']): Record<string, unknown> | undefined {
+  const shown = (value: unknown) => typeof value === 'string' && value !== '' && content.some((block) => block.text === value);
+  const keys = Object.keys(structured);
+  if (!keys.some((key) => shown(structured[key]))) return structured;
+  const unshown = Object.fromEntries(keys.flatMap((key) => (shown(structured[key]) ? [] : [[key, structured[key]]])));
+  return Object.keys(unshown).length === 0 ? undefined : unshown;
 }
 
 // Structured content is an object, so only a text that opens like one is parsed (a file's text usually does not, and a

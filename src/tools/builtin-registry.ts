@@ -30,7 +30,11 @@ export interface BuiltinToolDescriptor {
   description: string;
   /** Its arguments; the one schema validation and listings use. */
   schema: z.ZodObject;
-  /** JSON Schema of a successful result's `structuredContent` (open, no required field). */
+  /**
+   * JSON Schema of a successful result's `structuredContent` (open, no required field). It holds every fact the text
+   * content shows, payload included (the file text, the entries, the matches, the output), because hosts read one or
+   * the other: Claude Code gives the model only `structuredContent`, most others only the text.
+   */
   outputSchema: Record<string, unknown>;
   hints: BuiltinHints;
   /** In the read-only profile ({@link readOnlyTools}): a classification for building `tools` lists, not enforcement. */
@@ -79,7 +83,18 @@ export const BUILTIN_TOOLS = {
       offset: z.number().int().min(1).optional().describe('1-based line to start at'),
       limit: z.number().int().min(1).optional().describe('Maximum number of lines to return'),
     }),
-    outputSchema: { type: 'object', properties: { path: string, totalLines: integer, startLine: integer, endLine: integer, truncated: boolean, nextOffset: integer } },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        path: string,
+        totalLines: integer,
+        startLine: integer,
+        endLine: integer,
+        truncated: boolean,
+        nextOffset: integer,
+        text: { type: 'string', description: 'The numbered lines as the text content shows them, with any note on how to read on' },
+      },
+    },
     hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
     readOnlyProfile: true,
     subject: { access: 'read', path: 'required' },
@@ -138,7 +153,7 @@ export const BUILTIN_TOOLS = {
     schema: z.strictObject({
       patch: z.string().describe('A `*** Begin Patch` patch (Add/Update/Delete/Move File) or a unified diff'),
     }),
-    outputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { written: { type: 'array', items: string }, deleted: { type: 'array', items: string } } },
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     readOnlyProfile: false,
     subject: { access: 'write', path: 'in-patch' },

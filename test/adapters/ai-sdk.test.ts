@@ -1,30 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { aiSdkTools } from '../../runtime/adapters/index.js';
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { aiSdkTools } from '../../runtime/adapters/ai-sdk.js';
 import type { ToolResult } from '../../runtime/index.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
+import { aiSdkCall as call, aiSdkOutputsOf, scriptedAiSdkModel as scriptedModel } from './scripted-models.js';
 
 let fx: AdapterFixture;
 beforeAll(async () => {
   fx = await openFixture('tw-adapter-ai');
 });
 afterAll(() => fx.close());
-
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const call = (id: string, toolName: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) });
-
-/** A model that asks for `calls` in its first step and then answers with text, recording each prompt. */
-function scriptedModel(calls: ReturnType<typeof call>[], prompts: LanguageModelV3CallOptions['prompt'][]): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: async (options): Promise<LanguageModelV3GenerateResult> => {
-      prompts.push(options.prompt);
-      if (prompts.length === 1) return { content: calls, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
-      return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
-    },
-  });
-}
 
 describe('aiSdkTools (ai 6)', () => {
   it('gives every session tool with its JSON Schema', async () => {
@@ -47,10 +33,7 @@ describe('aiSdkTools (ai 6)', () => {
     );
     const result = await generateText({ model, tools: await aiSdkTools(fx.session), stopWhen: stepCountIs(3), prompt: 'go' });
     expect(result.text).toBe('done');
-    const toolMessage = prompts[1]?.find((message) => message.role === 'tool');
-    const outputs = Object.fromEntries(
-      (toolMessage?.content ?? []).flatMap((part) => (part.type === 'tool-result' ? [[part.toolCallId, part.output]] : [])),
-    );
+    const outputs = aiSdkOutputsOf(prompts[1]);
     expect(outputs.c1).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^POLICY_DENIED: /) });
     expect(outputs.c2).toMatchObject({ type: 'text', value: expect.stringMatching(/asked\/ok.txt/) });
     expect(outputs.c3).toMatchObject({ type: 'error-text', value: expect.stringMatching(/^APPROVAL_DENIED: /) });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicTools, runAnthropicToolUse, type AnthropicToolUseBlock } from '../../runtime/adapters/index.js';
+import { anthropicTools, runAnthropicToolUse, type AnthropicToolUseBlock } from '../../runtime/adapters/anthropic.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
 
 let fx: AdapterFixture;

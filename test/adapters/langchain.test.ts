@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AIMessageChunk, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { langchainTools } from '../../runtime/adapters/index.js';
+import { langchainTools } from '../../runtime/adapters/langchain.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
 
 let fx: AdapterFixture;

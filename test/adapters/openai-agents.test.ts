@@ -1,46 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, Runner, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
-import { openAIAgentsTools } from '../../runtime/adapters/index.js';
+import { Agent, Runner } from '@openai/agents';
+import { openAIAgentsTools } from '../../runtime/adapters/openai-agents.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
+import { agentsCall as functionCall, agentsOutputsOf as outputsOf, ScriptedAgentsModel as ScriptedModel } from './scripted-models.js';
 
 let fx: AdapterFixture;
 beforeAll(async () => {
   fx = await openFixture('tw-adapter-agents');
 });
 afterAll(() => fx.close());
-
-const functionCall = (callId: string, name: string, args: unknown) => ({ type: 'function_call' as const, callId, name, arguments: JSON.stringify(args), status: 'completed' as const });
-
-/** A model that asks for `calls` first, then answers with text; it keeps the input of each request. */
-class ScriptedModel implements Model {
-  readonly inputs: (string | AgentInputItem[])[] = [];
-  readonly #calls: ReturnType<typeof functionCall>[];
-  constructor(calls: ReturnType<typeof functionCall>[]) {
-    this.#calls = calls;
-  }
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.inputs.push(request.input);
-    const output: ModelResponse['output'] =
-      this.inputs.length === 1 ? this.#calls : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }];
-    return { usage: new Usage(), output };
-  }
-  async *getStreamedResponse(): AsyncIterable<never> {
-    throw new Error('not streamed in this test');
-  }
-}
-
-/** The function_call_result items a run sent to the model, by call id, as their output text. */
-function outputsOf(input: string | AgentInputItem[] | undefined): Record<string, string> {
-  const items = Array.isArray(input) ? input : [];
-  return Object.fromEntries(
-    items.flatMap((item) => {
-      if (item.type !== 'function_call_result') return [];
-      const output = item.output;
-      const text = typeof output === 'string' ? output : 'text' in output ? String(output.text) : JSON.stringify(output);
-      return [[item.callId, text]];
-    }),
-  );
-}
 
 describe('openAIAgentsTools (@openai/agents 0.14)', () => {
   it('runs an agent loop: a refusal and a denied approval reach the model as results with their code', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropStrictNulls, openAITools, runOpenAIToolCall, toStrictSchema, type OpenAIChatToolCall, type OpenAIFunctionCall } from '../../runtime/adapters/index.js';
+import { dropStrictNulls, openAITools, runOpenAIToolCall, toStrictSchema, type OpenAIChatToolCall, type OpenAIFunctionCall } from '../../runtime/adapters/openai.js';
 import { describeBuiltinTool } from '../../src/tools/tool-info.js';
 import { abortedSignal, openFixture, type AdapterFixture } from './fixture.js';
 

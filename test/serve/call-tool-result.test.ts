@@ -25,6 +25,24 @@ describe('toCallToolResult: the structured content JSON block', () => {
     expect(converted.structuredContent).toEqual(structured);
   });
 
+  // A host that reads only the content gets every structured fact once: the text blocks, then the JSON of the rest.
+  const shownRows: { name: string; structured: Record<string, unknown>; texts: string[]; jsonBlock: Record<string, unknown> | undefined }[] = [
+    { name: 'a string field equal to the text block is left out', structured: { path: 'a.txt', text: '     1\thi\n' }, texts: ['     1\thi\n'], jsonBlock: { path: 'a.txt' } },
+    { name: 'a string field equal to a later text block is left out', structured: { n: 1, out: 'two' }, texts: ['one', 'two'], jsonBlock: { n: 1 } },
+    { name: 'a string field one character off stays', structured: { path: 'a.txt', text: 'hi\n' }, texts: ['hi'], jsonBlock: { path: 'a.txt', text: 'hi\n' } },
+    { name: 'a string field the text only contains stays', structured: { stdout: 'hi\n' }, texts: ['hi\n[exit code 0]'], jsonBlock: { stdout: 'hi\n' } },
+    { name: 'an empty string field stays', structured: { stderr: '' }, texts: [''], jsonBlock: { stderr: '' } },
+    { name: 'a non-string field equal to the text as JSON stays', structured: { count: 3 }, texts: ['3'], jsonBlock: { count: 3 } },
+    { name: 'no block when every field is shown', structured: { text: 'all of it' }, texts: ['all of it'], jsonBlock: undefined },
+  ];
+
+  it.each(shownRows)('$name', ({ structured: given, texts, jsonBlock }) => {
+    const converted = toCallToolResult({ content: texts.map((text) => ({ type: 'text' as const, text })), structuredContent: given });
+    const expected = [...texts.map((text) => ({ type: 'text', text })), ...(jsonBlock === undefined ? [] : [{ type: 'text', text: JSON.stringify(jsonBlock) }])];
+    expect(converted.content).toEqual(expected);
+    expect(converted.structuredContent).toEqual(given);
+  });
+
   it('adds a failure code to the structured content and its JSON block', () => {
     const converted = toCallToolResult({ content: [{ type: 'text', text: 'denied' }], structuredContent: structured, isError: true, code: 'NOT_READABLE' });
     const withCode = { ...structured, code: 'NOT_READABLE' };

@@ -12,7 +12,7 @@ export interface FileToolContext {
   readMaxChars: number;
 }
 
-/** read_file: line-numbered text, truncated at the session's readMaxChars with a note on how to read on. */
+/** read_file: line-numbered text, truncated at the session's readMaxChars with a note on how to read on; the same text in `structuredContent.text`. */
 export async function readFileTool(args: BuiltinArgs<'read_file'>, ctx: FileToolContext): Promise<ToolResult> {
   const file = await unwrap(ctx.broker.readFileStrict(args.path));
   if (file.binary) {
@@ -32,6 +32,8 @@ export async function readFileTool(args: BuiltinArgs<'read_file'>, ctx: FileTool
     truncated: formatted.truncated,
   };
   if (formatted.nextOffset !== undefined) structured.nextOffset = formatted.nextOffset;
+  // The text too: a host that reads only structuredContent (Claude Code) would otherwise get no file content.
+  structured.text = formatted.text;
   return okResult(formatted.text, structured);
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { claudeAgentMcpServer } from '../../runtime/adapters/index.js';
+import { claudeAgentMcpServer } from '../../runtime/adapters/claude-agent.js';
 import { openFixture, type AdapterFixture } from './fixture.js';
 
 let fx: AdapterFixture;
