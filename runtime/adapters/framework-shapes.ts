@@ -1,4 +1,4 @@
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 
 /**
  * A tool of {@link aiSdkTools} as far as it can be described without the `ai` package. `toolwarden/adapters/ai-sdk`
