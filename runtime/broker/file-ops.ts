@@ -13,15 +13,9 @@ const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Reads a text file through the guard; undefined when it does not exist. */
 export function readTextFile(paths: SessionPaths, input: string): BrokeredFile | undefined {
-  const checked = paths.readable(input);
-  let opened: { fd: number; stat: fs.Stats };
-  try {
-    opened = openVerifiedWithStat(checked, 'read', paths.isReadableReal);
-  } catch (error) {
-    if (error instanceof ToolwardenError && error.code === 'NOT_FOUND') return undefined;
-    throw error;
-  }
-  const { fd, stat } = opened;
+  const opened = paths.openReadableFile(input) ?? openReadable(paths, input);
+  if (opened === undefined) return undefined;
+  const { fd, stat, path: checked } = opened;
   try {
     if (stat.isDirectory()) throw new ToolwardenError('CONFLICT', `${input} is a directory; use list_dir`);
     if (namesDirectory(input, paths.flavour)) throw notADirectory(input);
@@ -33,6 +27,17 @@ export function readTextFile(paths: SessionPaths, input: string): BrokeredFile |
     return { path: paths.display(checked), text: binary ? '' : bytes.toString('utf8'), binary, size: bytes.length };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** The guard's way to a readable file: resolved (links followed hop by hop), opened, its descriptor re-checked. */
+function openReadable(paths: SessionPaths, input: string): { fd: number; stat: fs.Stats; path: CheckedPath } | undefined {
+  const checked = paths.readable(input);
+  try {
+    return { ...openVerifiedWithStat(checked, 'read', paths.isReadableReal), path: checked };
+  } catch (error) {
+    if (error instanceof ToolwardenError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
   }
 }
 

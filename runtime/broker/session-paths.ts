@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { PlatformPath } from 'node:path';
-import { checkBareRepositoryWrites, resolveForWrite, resolveReadablePath, resolveWorkspacePath, type BlockedPathKind, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import { checkBareRepositoryWrites, isResolvedPathReadable, resolveForWrite, resolveReadablePath, resolveWorkspacePath, type BlockedPathKind, type CheckedPath, type PathScope } from '../../src/path-guard/index.js';
+import { isInside } from '../../src/path-guard/segments.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { effectiveBlocklist } from '../../src/capability/effective-blocklist.js';
 import type { GuardFs } from '../../src/path-guard/index.js';
@@ -8,7 +9,9 @@ import { namesBareRepositoryEntry, rootRepositoryIsHosts } from '../../src/path-
 import { createSessionGuardFs } from './session-guard-fs.js';
 import { withRepositoryWriteTurn } from './repository-write-lock.js';
 import { repositoryHooksEntries } from './repo-hooks.js';
+import type { Stats } from 'node:fs';
 import { createReadCheck, createWriteCheck, type IsAllowed } from '../fs/index.js';
+import { BeneathOpener } from '../fs/open-beneath.js';
 
 /** The path guard bound to one session's capability and the host's path flavour. */
 export class SessionPaths {
@@ -34,6 +37,29 @@ export class SessionPaths {
   /** A path the session may read (workspace or read roots), canonical. */
   readable(input: unknown): CheckedPath {
     return resolveReadablePath(input, this.scope, this.flavour, this.#fs);
+  }
+
+  /**
+   * A readable regular file opened in one system call (see BeneathOpener), with its stat: the input made absolute
+   * must lie beneath the workspace or a read root, pass the read rules as it is, and reach a regular file with no
+   * link on the way. Undefined otherwise, and wherever openat2 is not available: the caller then takes {@link
+   * readable} and a verified open, which decide the path (and every refusal) the full way. The caller closes `fd`.
+   */
+  openReadableFile(input: string): { fd: number; stat: Stats; path: CheckedPath } | undefined {
+    const opener = BeneathOpener.get();
+    if (opener === undefined || this.flavour !== path || input === '' || input.includes('\0') || input.endsWith('/') || input.endsWith('/.')) return undefined;
+    const lexical = this.flavour.resolve(this.scope.workspaceRoot, input);
+    if (!isResolvedPathReadable(lexical, this.scope, this.flavour)) return undefined;
+    const root = this.#rootOf(lexical);
+    if (root === undefined) return undefined;
+    const opened = opener.openFile(root, root === '/' ? lexical.slice(1) : lexical.slice(root.length + 1));
+    return opened === undefined ? undefined : { ...opened, path: lexical as CheckedPath };
+  }
+
+  /** The workspace root or read root a canonical path lies strictly beneath, if any. */
+  #rootOf(p: string): string | undefined {
+    if (p !== this.scope.workspaceRoot && isInside(p, this.scope.workspaceRoot, this.flavour)) return this.scope.workspaceRoot;
+    return this.scope.readRoots.find((root) => p !== root && isInside(p, root, this.flavour));
   }
 
   /**
