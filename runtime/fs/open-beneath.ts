@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const SYS_OPENAT2 = 437;
@@ -28,8 +28,8 @@ export class BeneathOpener {
   readonly #openat2: OpenAt2;
   /** `struct open_how` for reads: O_RDONLY | O_NONBLOCK | O_CLOEXEC, mode 0, the resolve flags above. */
   readonly #readHow: Buffer;
-  /** Root path to an O_PATH descriptor of it, verified when opened; in least-recently-used order. */
-  readonly #roots = new Map<string, number>();
+  /** Root path to an O_PATH descriptor of it and the inode it was, verified when opened; least recently used first. */
+  readonly #roots = new Map<string, { fd: number; dev: number; ino: number }>();
 
   /** @internal use {@link BeneathOpener.get} */
   constructor(openat2: OpenAt2) {
@@ -64,13 +64,21 @@ export class BeneathOpener {
     return undefined;
   }
 
-  /** A descriptor of `root`, opened without following a link and proven to be `root` itself (its /proc/self/fd). */
+  /**
+   * A descriptor of `root`, opened without following a link and proven to be `root` itself (its /proc/self/fd). A
+   * cached one is used only while `root` still names the same directory: a root renamed away and replaced (by a link
+   * out, say) is not read through the old descriptor, so the full path refuses what it must, as it always did.
+   */
   #rootFd(root: string): number | undefined {
     const cached = this.#roots.get(root);
     if (cached !== undefined) {
+      const now = statSync(root, { throwIfNoEntry: false });
       this.#roots.delete(root);
-      this.#roots.set(root, cached);
-      return cached;
+      if (now !== undefined && now.dev === cached.dev && now.ino === cached.ino) {
+        this.#roots.set(root, cached);
+        return cached.fd;
+      }
+      closeSync(cached.fd);
     }
     let fd: number;
     try {
@@ -79,20 +87,22 @@ export class BeneathOpener {
       return undefined;
     }
     let real: string | undefined;
+    let stat: Stats | undefined;
     try {
       real = readlinkSync(`/proc/self/fd/${fd}`);
+      stat = fstatSync(fd);
     } catch {
       real = undefined;
     }
-    if (real !== root) {
+    if (real !== root || stat === undefined) {
       closeSync(fd);
       return undefined;
     }
-    this.#roots.set(root, fd);
+    this.#roots.set(root, { fd, dev: stat.dev, ino: stat.ino });
     if (this.#roots.size > MAX_ROOTS) {
-      const [oldest, oldFd] = this.#roots.entries().next().value as [string, number];
+      const [oldest, old] = this.#roots.entries().next().value as [string, { fd: number }];
       this.#roots.delete(oldest);
-      closeSync(oldFd);
+      closeSync(old.fd);
     }
     return fd;
   }
