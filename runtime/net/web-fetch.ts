@@ -6,7 +6,7 @@ import type { NetPermission } from '../../src/net/net-permission.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
 import { REDIRECT_STATUSES, sendPinnedRequest } from './pinned-request.js';
 import { headersAfterRedirect, type RedirectBody } from './redirect-headers.js';
-import { resolveVettedAddress, systemLookup, type HostLookup } from './resolve-vetted.js';
+import { systemLookup, vetAuthority, type HostLookup } from './resolve-vetted.js';
 
 /** Options the broker supplies to {@link webFetch}. */
 export interface WebFetchOptions {
@@ -56,17 +56,18 @@ export async function webFetch(req: WebFetchRequest, opts: WebFetchOptions): Pro
 async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptions, signal: AbortSignal): Promise<ToolResult> {
   const checked = validateFetchRequest(req);
   const maxBytes = Math.min(checked.maxBytes ?? opts.maxBytes, opts.maxBytes);
-  let { url, method, body } = checked;
+  let { method, body } = checked;
+  let { url, authority } = checked.url;
   let headers: Record<string, string> = { 'user-agent': 'toolwarden-web-fetch', ...checked.headers };
   for (let hop = 0; ; hop += 1) {
-    const address = await resolveVettedAddress(url, opts.net, opts.lookup ?? systemLookup, signal);
+    const target = await vetAuthority(authority, opts.net, opts.lookup ?? systemLookup, signal);
     const sent = opts.substitute === undefined ? headers : opts.substitute(headers, url);
-    const response = await sendPinnedRequest({ url, address, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal });
+    const response = await sendPinnedRequest({ url, target, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
-      return buildResult(checked.url, url, response.status, response.headers, response.bytes, response.truncated);
+      return buildResult(checked.url.url, url, response.status, response.headers, response.bytes, response.truncated);
     }
-    if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
+    if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
     const next = parseHttpUrl(location, url);
     // Browsers turn a redirected POST into a GET for 301-303; 307/308 keep the method and body.
     let bodyFate: RedirectBody = body === undefined ? 'none' : 'resent';
@@ -75,8 +76,8 @@ async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptio
       if (body !== undefined) bodyFate = 'dropped';
       body = undefined;
     }
-    headers = headersAfterRedirect(headers, url, next, bodyFate);
-    url = next;
+    headers = headersAfterRedirect(headers, url, next.url, bodyFate);
+    ({ url, authority } = next);
   }
 }
 

@@ -1,16 +1,18 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import https from 'node:https';
 import net, { type Socket } from 'node:net';
-import { Transform, type Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
 import type { AuditEvent } from '../../../src/audit/audit-event.js';
 import { ToolwardenError } from '../../../src/errors.js';
-import { describe, formatAuthority, parseAuthority, refuseResponse, withoutHopByHop } from './proxy-wire.js';
+import { authorityOf, formatAuthority, isRefusal, parseAuthority, type Authority } from '../../../src/net/authority.js';
 import { DEFAULT_LIMITS } from '../../../src/limits.js';
-import { matchingNetEntry, type NetPermission } from '../../../src/net/net-permission.js';
-import { parseSocksGreeting, parseSocksRequest, SOCKS_REPLY, socksReply } from '../../../src/net/egress/socks5.js';
+import type { NetPermission } from '../../../src/net/net-permission.js';
+import { parseAbsoluteTarget } from '../../../src/net/url-authority.js';
 import type { BodySubstitution } from '../../../src/net/egress/credential-places.js';
-import { resolveVettedAddress, systemLookup, type HostLookup } from '../resolve-vetted.js';
+import { describe, refuseResponse } from './proxy-wire.js';
+import { forwardRequest } from './http-forward.js';
+import { readSocksRequest } from './socks-handshake.js';
+import { systemLookup, vetAuthority, type HostLookup, type VettedTarget } from '../resolve-vetted.js';
 
 /** How the proxy treats the hosts of a session's credentials (see credential-broker.ts). */
 export interface EgressInterceptor {
@@ -50,7 +52,7 @@ export interface EgressProxyOptions {
 }
 
 /** The limit a refusal or a cut connection names. */
-type EgressLimit = 'egressMaxConnections' | 'egressMaxBytes';
+export type EgressLimit = 'egressMaxConnections' | 'egressMaxBytes';
 
 /** A running proxy; `close()` stops it and ends its connections. */
 export interface EgressProxy {
@@ -58,9 +60,10 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-type Via = 'connect' | 'http' | 'socks' | 'https-intercepted';
+export type Via = 'connect' | 'http' | 'socks' | 'https-intercepted';
 
-interface Attempt {
+/** One connection or request as the audit names it: the authority it asked for (as written when it did not parse). */
+export interface Attempt {
   readonly via: Via;
   readonly host: string;
   readonly port: number;
@@ -68,21 +71,29 @@ interface Attempt {
   readonly commands: readonly string[];
 }
 
-interface Vetted {
-  readonly address: string;
-  readonly rule: string;
+/** What the audit records of an attempt beyond its authority. */
+export interface AttemptDetail {
+  rule?: string;
+  code?: string;
+  message?: string;
+  address?: string;
+  bytesOut?: number;
+  bytesIn?: number;
 }
 
 const VET_TIMEOUT_MS = 10_000;
 // A connection that sends nothing this long after it opens is closed, so idle sockets cannot pile up.
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
+// How much of an unparsable authority the audit keeps.
+const AUDITED_HOST_CHARS = 256;
 
 /**
- * Starts a session's egress proxy on a unix socket: HTTP CONNECT, absolute-URI HTTP requests and SOCKS5 CONNECT
- * (told apart by the first byte). Each target is checked against the session's `net` list and its resolved
- * address vetted (loopback, link-local and private ranges only when listed exactly); the proxy connects to the
- * address it checked. Every connection and request is audited with its bytes, decision and rule. The socket a
- * connection arrives on is the session's identity: proxy credentials a client sends are ignored.
+ * Starts a session's egress proxy on a unix socket: HTTP CONNECT, absolute-URI HTTP requests, SOCKS5 CONNECT and
+ * SOCKS4/4a CONNECT (told apart by the first byte). Every target is read by the one authority grammar
+ * (src/net/authority.ts), checked against the session's `net` list and its resolved address vetted (loopback,
+ * link-local and private ranges only when listed exactly); the proxy connects to the address and port it checked and
+ * nothing else. Every connection and request is audited with its bytes, decision and rule. The socket a connection
+ * arrives on is the session's identity: proxy credentials a client sends are ignored.
  *
  * @example const proxy = await startEgressProxy({ sessionId, net: ['registry.npmjs.org'], socketPath, audit: sink.emit });
  */
@@ -115,7 +126,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       socket.setTimeout(0);
       socket.pause();
       socket.unshift(chunk);
-      if (chunk[0] === 5) proxy.socks(socket);
+      if (chunk[0] === 5 || chunk[0] === 4) proxy.socks(socket, chunk[0]);
       else proxy.http.emit('connection', socket);
       socket.resume();
     });
@@ -134,19 +145,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 }
 
-class ProxySession {
+/** The proxy's state for one session: its limits, byte count and audit, shared by every connection. */
+export class ProxySession {
   readonly http: http.Server;
-  readonly #options: EgressProxyOptions;
+  readonly options: EgressProxyOptions;
+  readonly track: (socket: Duplex) => void;
   readonly #intercepted: http.Server;
-  readonly #track: (socket: Duplex) => void;
   readonly #overConnections: (socket: object) => boolean;
   readonly #limits: Readonly<Record<EgressLimit, number>>;
   /** Bytes moved so far, both ways, by every connection of the session. */
   #bytes = 0;
 
   constructor(options: EgressProxyOptions, track: (socket: Duplex) => void, overConnections: (socket: object) => boolean, limits: Readonly<Record<EgressLimit, number>>) {
-    this.#options = options;
-    this.#track = track;
+    this.options = options;
+    this.track = track;
     this.#overConnections = overConnections;
     this.#limits = limits;
     this.http = http.createServer();
@@ -155,76 +167,62 @@ class ProxySession {
     this.#intercepted = http.createServer((req, res) => this.#interceptedRequest(req, res));
   }
 
-  /** One SOCKS5 connection: no authentication, CONNECT only. */
-  socks(socket: Socket): void {
-    let buffered = Buffer.alloc(0);
-    let greeted = false;
-    const onData = (chunk: Buffer): void => {
-      buffered = Buffer.concat([buffered, chunk]);
-      if (!greeted) {
-        const greeting = parseSocksGreeting(buffered);
-        if (greeting === undefined) return;
-        if ('malformed' in greeting || !greeting.noAuthOffered) {
-          socket.end(Uint8Array.from([5, 0xff]));
-          return;
-        }
-        socket.write(Uint8Array.from([5, 0]));
-        buffered = buffered.subarray(greeting.length);
-        greeted = true;
-      }
-      const request = parseSocksRequest(buffered);
-      if (request === undefined) return;
-      socket.off('data', onData);
-      socket.pause();
-      if ('malformed' in request) {
-        socket.end(socksReply(SOCKS_REPLY.addressNotSupported));
+  /** One SOCKS5 (no authentication) or SOCKS4/4a connection, CONNECT only. */
+  socks(socket: Socket, version: 4 | 5): void {
+    readSocksRequest(socket, version, (request) => {
+      const { replies } = request;
+      const authority = authorityOf(request.host, request.port);
+      const attempt = this.attempt('socks', authority, request.host, request.port);
+      if (isRefusal(authority)) {
+        socket.end(replies.notAllowed);
+        this.#malformed(attempt, `egress: SOCKS${version} destination ${JSON.stringify(request.host)} port ${request.port} is refused: ${authority.reason}`);
         return;
       }
-      const attempt = this.#attempt('socks', request.host, request.port);
-      const limit = this.#limitReached(socket);
+      const limit = this.limitReached(socket);
       if (limit !== undefined) {
-        socket.end(socksReply(SOCKS_REPLY.notAllowed));
-        this.#limitRefused(attempt, limit);
+        socket.end(replies.notAllowed);
+        this.limitRefused(attempt, limit);
         return;
       }
       if (request.command !== 1) {
-        socket.end(socksReply(SOCKS_REPLY.commandNotSupported));
-        this.#audit(attempt, 'deny', { code: 'INVALID_ARGS', message: `egress: SOCKS command ${request.command} is not supported (CONNECT only)` });
+        socket.end(replies.commandNotSupported);
+        this.#malformed(attempt, `egress: SOCKS command ${request.command} is not supported (CONNECT only)`);
         return;
       }
-      const rest = buffered.subarray(request.length);
-      this.#vet(attempt).then(
-        (vetted) => this.#tunnel(attempt, vetted, socket, rest, () => socket.write(socksReply(SOCKS_REPLY.succeeded)), () => socket.end(socksReply(SOCKS_REPLY.hostUnreachable))),
+      this.#vet(authority).then(
+        (target) => this.#tunnel(attempt, target, socket, request.rest, () => socket.write(replies.succeeded), () => socket.end(replies.hostUnreachable)),
         (error: unknown) => {
-          socket.end(socksReply(SOCKS_REPLY.notAllowed));
+          socket.end(replies.notAllowed);
           this.#refused(attempt, error);
         },
       );
-    };
-    socket.on('data', onData);
+    });
   }
 
   #connect(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const target = parseAuthority(req.url ?? '');
-    if (target === undefined) {
-      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\negress: CONNECT needs host:port, got ${JSON.stringify(req.url)}\n`);
+    const written = req.url ?? '';
+    const authority = parseAuthority(written);
+    const attempt = this.attempt('connect', authority, written, 0);
+    if (isRefusal(authority)) {
+      const message = `egress: CONNECT target ${JSON.stringify(written)} is not host:port: ${authority.reason}`;
+      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nx-toolwarden-code: INVALID_ARGS\r\nconnection: close\r\n\r\n${message}\n`);
+      this.#malformed(attempt, message);
       return;
     }
-    const attempt = this.#attempt('connect', target.host, target.port);
-    const limit = this.#limitReached(socket);
+    const limit = this.limitReached(socket);
     if (limit !== undefined) {
-      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.#limitMessage(limit)}\n`);
-      this.#limitRefused(attempt, limit);
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nx-toolwarden-code: EGRESS_LIMIT\r\nconnection: close\r\n\r\n${this.limitMessage(limit)}\n`);
+      this.limitRefused(attempt, limit);
       return;
     }
-    this.#vet(attempt).then(
-      (vetted) => {
-        if (this.#options.interceptor?.covers(attempt.host, attempt.port) === true) {
+    this.#vet(authority).then(
+      (target) => {
+        if (this.options.interceptor?.covers(authority.host, authority.port) === true) {
           socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          this.#intercept(attempt, vetted, socket, head);
+          this.#intercept(attempt, target, socket, head);
           return;
         }
-        this.#tunnel(attempt, vetted, socket, head, () => socket.write('HTTP/1.1 200 Connection Established\r\n\r\n'), () => socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n'));
+        this.#tunnel(attempt, target, socket, head, () => socket.write('HTTP/1.1 200 Connection Established\r\n\r\n'), () => socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n'));
       },
       (error: unknown) => {
         const { code, message } = describe(error);
@@ -235,13 +233,13 @@ class ProxySession {
   }
 
   /** Bytes pass through untouched: the proxy sees only the host, the port and the byte counts. */
-  #tunnel(attempt: Attempt, vetted: Vetted, client: Duplex, head: Uint8Array, onOpen: () => void, onFail: () => void): void {
-    const upstream = net.connect({ host: vetted.address, port: attempt.port });
-    this.#track(upstream);
+  #tunnel(attempt: Attempt, target: VettedTarget, client: Duplex, head: Uint8Array, onOpen: () => void, onFail: () => void): void {
+    const upstream = net.connect({ host: target.address, port: target.authority.port });
+    this.track(upstream);
     let opened = false;
     let cut = false;
     const meter = (chunk: Buffer): void => {
-      if (this.#spend(chunk.byteLength) || cut) return;
+      if (this.spend(chunk.byteLength) || cut) return;
       cut = true;
       client.destroy();
       upstream.destroy();
@@ -258,39 +256,36 @@ class ProxySession {
     });
     upstream.once('close', () => {
       client.destroy();
-      const bytes = { address: vetted.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead };
-      if (cut) this.#limitRefused(attempt, 'egressMaxBytes', bytes);
-      else if (opened) this.#audit(attempt, 'allow', { rule: vetted.rule, ...bytes });
+      const bytes = { address: target.address, bytesOut: upstream.bytesWritten, bytesIn: upstream.bytesRead };
+      if (cut) this.limitRefused(attempt, 'egressMaxBytes', bytes);
+      else if (opened) this.audit(attempt, 'allow', { rule: target.rule, ...bytes });
       else {
         onFail();
-        this.#audit(attempt, 'error', { rule: vetted.rule, address: vetted.address, code: 'IO_ERROR', message: `egress: cannot connect to ${vetted.address}:${attempt.port}` });
+        this.audit(attempt, 'error', { rule: target.rule, address: target.address, code: 'IO_ERROR', message: `egress: cannot connect to ${target.address}:${target.authority.port}` });
       }
     });
     client.once('close', () => upstream.destroy());
   }
 
-  /** A request in absolute form (`GET http://host/ HTTP/1.1`): vetted, credentials substituted, sent to the vetted address. */
+  /** A request in absolute form (`GET http://host/ HTTP/1.1`): read, vetted, credentials substituted, sent to the vetted address. */
   #plainRequest(req: IncomingMessage, res: ServerResponse): void {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '');
-    } catch {
-      refuseResponse(res, 400, 'INVALID_ARGS', `egress: a proxy request needs an absolute http:// URL, got ${JSON.stringify(req.url)}`);
+    const written = req.url ?? '';
+    const parsed = parseAbsoluteTarget(written);
+    const attempt = this.attempt('http', isRefusal(parsed) ? parsed : parsed.authority, written, 0);
+    if (isRefusal(parsed)) {
+      const message = `egress: request target ${JSON.stringify(written)} is refused: ${parsed.reason}`;
+      refuseResponse(res, 400, 'INVALID_ARGS', message);
+      this.#malformed(attempt, message);
       return;
     }
-    if (url.protocol !== 'http:') {
-      refuseResponse(res, 400, 'INVALID_ARGS', `egress: only http:// URLs are proxied in absolute form; use CONNECT for ${url.protocol}`);
-      return;
-    }
-    const attempt = this.#attempt('http', url.hostname, url.port === '' ? 80 : Number(url.port));
-    const limit = this.#limitReached(req.socket);
+    const limit = this.limitReached(req.socket);
     if (limit !== undefined) {
-      refuseResponse(res, 429, 'EGRESS_LIMIT', this.#limitMessage(limit));
-      this.#limitRefused(attempt, limit);
+      refuseResponse(res, 429, 'EGRESS_LIMIT', this.limitMessage(limit));
+      this.limitRefused(attempt, limit);
       return;
     }
-    this.#vet(attempt).then(
-      (vetted) => this.#forward(attempt, vetted, req, res, http, `${url.pathname}${url.search}`),
+    this.#vet(parsed.authority).then(
+      (target) => forwardRequest(this, attempt, target, req, res, 'http', parsed.path),
       (error: unknown) => {
         const { code, message } = describe(error);
         refuseResponse(res, code === 'NET_DENIED' ? 403 : 502, code, message);
@@ -300,11 +295,11 @@ class ProxySession {
   }
 
   /** TLS is terminated with the session CA; each request inside is then handled like a plain one. */
-  #intercept(attempt: Attempt, vetted: Vetted, client: Duplex, head: Buffer): void {
+  #intercept(attempt: Attempt, target: VettedTarget, client: Duplex, head: Buffer): void {
     if (head.length > 0) client.unshift(head);
-    const secure = new tls.TLSSocket(client, { isServer: true, secureContext: this.#options.interceptor?.secureContext(attempt.host) });
-    this.#track(secure);
-    intercepts.set(secure, { attempt, vetted });
+    const secure = new tls.TLSSocket(client, { isServer: true, secureContext: this.options.interceptor?.secureContext(target.authority.host) });
+    this.track(secure);
+    intercepts.set(secure, { attempt, target });
     this.#intercepted.emit('connection', secure);
   }
 
@@ -314,93 +309,42 @@ class ProxySession {
       refuseResponse(res, 500, 'INTERNAL', 'egress: an intercepted request lost its connection');
       return;
     }
-    const attempt: Attempt = { ...found.attempt, via: 'https-intercepted', started: Date.now(), commands: this.#commands() };
-    this.#forward(attempt, found.vetted, req, res, https, req.url ?? '/');
-  }
-
-  #forward(attempt: Attempt, vetted: Vetted, req: IncomingMessage, res: ServerResponse, transport: typeof http | typeof https, path: string): void {
-    const interceptor = this.#options.interceptor;
-    const headers = withoutHopByHop(interceptor === undefined ? req.headers : interceptor.substitute(req.headers, attempt.host, attempt.port));
-    headers['host'] = formatAuthority(attempt.host, attempt.port, transport === https ? 443 : 80);
-    const target = interceptor === undefined ? path : interceptor.substituteTarget(path, attempt.host, attempt.port);
-    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    const substitution = hasBody ? interceptor?.bodyFor(attempt.host, attempt.port) : undefined;
-    // A value need not be as long as its placeholder: such a body goes out chunked.
-    if (substitution !== undefined) delete headers['content-length'];
-    let bytesOut = 0;
-    let bytesIn = 0;
-    const upstream = transport.request({
-      host: vetted.address,
-      port: attempt.port,
-      method: req.method,
-      path: target,
-      headers,
-      setHost: false,
-      agent: false,
-      ...(transport === https ? { servername: attempt.host.replace(/^\[|\]$/g, ''), ...(this.#options.upstreamCa === undefined ? {} : { ca: this.#options.upstreamCa as string | string[] }) } : {}),
-    });
-    let finished = false;
-    const done = (decision: 'allow' | 'error' | 'cut', message?: string): void => {
-      if (finished) return;
-      finished = true;
-      if (decision === 'cut') this.#limitRefused(attempt, 'egressMaxBytes', { address: vetted.address, bytesOut, bytesIn });
-      else this.#audit(attempt, decision, { rule: vetted.rule, address: vetted.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
-    };
-    const meter = (chunk: Buffer): void => {
-      if (this.#spend(chunk.byteLength) || finished) return;
-      done('cut');
-      upstream.destroy();
-      res.destroy();
-    };
-    req.on('data', (chunk: Buffer) => {
-      bytesOut += chunk.byteLength;
-      meter(chunk);
-    });
-    if (substitution === undefined) req.pipe(upstream);
-    else {
-      const replacing = new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, substitution.push(chunk)), flush: (done) => done(null, substitution.end()) });
-      req.pipe(replacing).pipe(upstream);
+    const { target } = found;
+    const attempt: Attempt = { ...found.attempt, via: 'https-intercepted', started: Date.now(), commands: this.commands() };
+    const path = req.url ?? '';
+    if (!path.startsWith('/')) {
+      refuseResponse(res, 400, 'INVALID_ARGS', `egress: a request inside a tunnel to ${formatAuthority(target.authority)} must have a path starting with /, got ${JSON.stringify(path)}`);
+      this.#malformed(attempt, `egress: request target ${JSON.stringify(path)} inside a tunnel is refused`);
+      return;
     }
-    upstream.once('response', (response) => {
-      const responseHeaders = withoutHopByHop(response.headers);
-      res.writeHead(response.statusCode ?? 502, responseHeaders);
-      response.on('data', (chunk: Buffer) => {
-        bytesIn += chunk.byteLength;
-        meter(chunk);
-      });
-      response.pipe(res);
-      response.once('end', () => done('allow'));
-      response.once('error', () => res.destroy());
-    });
-    upstream.once('error', (error) => {
-      if (!res.headersSent) refuseResponse(res, 502, 'IO_ERROR', `egress: ${attempt.host}:${attempt.port} failed: ${error.message}`);
-      else res.destroy();
-      done('error', `egress: ${attempt.host}:${attempt.port} failed: ${error.message}`);
-    });
-  }
-
-  #attempt(via: Via, host: string, port: number): Attempt {
-    return { via, host, port, started: Date.now(), commands: this.#commands() };
-  }
-
-  #commands(): readonly string[] {
-    return this.#options.commands?.() ?? [];
-  }
-
-  async #vet(attempt: Attempt): Promise<Vetted> {
-    let url: URL;
-    try {
-      url = new URL(`http://${formatAuthority(attempt.host, attempt.port, 0)}/`);
-    } catch {
-      throw new ToolwardenError('NET_DENIED', `egress: ${JSON.stringify(attempt.host)} is not a valid host name`);
+    // Inside a tunnel the Host header names the origin: it must be the one the tunnel was checked for.
+    const host = req.headers.host;
+    const named = host === undefined ? undefined : parseAuthority(host, 443);
+    if (named !== undefined && (isRefusal(named) || named.host !== target.authority.host || named.port !== target.authority.port)) {
+      const message = `egress: Host ${JSON.stringify(host)} is not ${formatAuthority(target.authority, 443)}, the host this tunnel was opened and checked for`;
+      refuseResponse(res, 421, 'INVALID_ARGS', message);
+      this.#malformed(attempt, message);
+      return;
     }
-    const port = attempt.port;
-    const address = await resolveVettedAddress(url, this.#options.net, this.#options.lookup ?? systemLookup, AbortSignal.timeout(VET_TIMEOUT_MS), 'egress');
-    return { address, rule: `net '${matchingNetEntry(this.#options.net, url.hostname, port) ?? '?'}'` };
+    forwardRequest(this, attempt, target, req, res, 'https', path);
+  }
+
+  /** An attempt to audit: the authority when it parsed, else what the client wrote. */
+  attempt(via: Via, authority: Authority | { reason: string }, written: string, writtenPort: number): Attempt {
+    const { host, port } = isRefusal(authority) ? { host: written.slice(0, AUDITED_HOST_CHARS), port: writtenPort } : authority;
+    return { via, host, port, started: Date.now(), commands: this.commands() };
+  }
+
+  commands(): readonly string[] {
+    return this.options.commands?.() ?? [];
+  }
+
+  #vet(authority: Authority): Promise<VettedTarget> {
+    return vetAuthority(authority, this.options.net, this.options.lookup ?? systemLookup, AbortSignal.timeout(VET_TIMEOUT_MS), 'egress');
   }
 
   /** Which limit refuses a new request on `socket`: its connection is past the cap, or the session's bytes are spent. */
-  #limitReached(socket: object): EgressLimit | undefined {
+  limitReached(socket: object): EgressLimit | undefined {
     if (this.#overConnections(socket)) return 'egressMaxConnections';
     return this.#bytesSpent() ? 'egressMaxBytes' : undefined;
   }
@@ -410,30 +354,34 @@ class ProxySession {
   }
 
   /** Counts `n` bytes moved; false once the session has moved more than `limits.egressMaxBytes`. */
-  #spend(n: number): boolean {
+  spend(n: number): boolean {
     this.#bytes += n;
     return !this.#bytesSpent();
   }
 
-  #limitMessage(limit: EgressLimit): string {
+  limitMessage(limit: EgressLimit): string {
     return limit === 'egressMaxConnections'
       ? `egress: the session already has ${this.#limits.egressMaxConnections} connections open (limits.egressMaxConnections)`
       : `egress: the session has moved its ${this.#limits.egressMaxBytes} bytes (limits.egressMaxBytes)`;
   }
 
-  #limitRefused(attempt: Attempt, limit: EgressLimit, bytes: { bytesOut?: number; bytesIn?: number; address?: string } = {}): void {
-    this.#audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.#limitMessage(limit), rule: `limits.${limit}`, ...bytes });
+  limitRefused(attempt: Attempt, limit: EgressLimit, bytes: { bytesOut?: number; bytesIn?: number; address?: string } = {}): void {
+    this.audit(attempt, 'deny', { code: 'EGRESS_LIMIT', message: this.limitMessage(limit), rule: `limits.${limit}`, ...bytes });
+  }
+
+  #malformed(attempt: Attempt, message: string): void {
+    this.audit(attempt, 'deny', { code: 'INVALID_ARGS', message });
   }
 
   #refused(attempt: Attempt, error: unknown): void {
     const { code, message } = describe(error);
-    this.#audit(attempt, code === 'NET_DENIED' ? 'deny' : 'error', { code, message, ...(code === 'NET_DENIED' ? { rule: 'net' } : {}) });
+    this.audit(attempt, code === 'NET_DENIED' ? 'deny' : 'error', { code, message, ...(code === 'NET_DENIED' ? { rule: 'net' } : {}) });
   }
 
-  #audit(attempt: Attempt, decision: 'allow' | 'deny' | 'error', detail: { rule?: string; code?: string; message?: string; address?: string; bytesOut?: number; bytesIn?: number }): void {
-    const { sessionId, user } = this.#options;
+  audit(attempt: Attempt, decision: 'allow' | 'deny' | 'error', detail: AttemptDetail): void {
+    const { sessionId, user } = this.options;
     const durationMs = Date.now() - attempt.started;
-    this.#options.audit({
+    this.options.audit({
       time: new Date(attempt.started).toISOString(),
       sessionId,
       ...(user === undefined ? {} : { user }),
@@ -457,4 +405,4 @@ class ProxySession {
 }
 
 // Which CONNECT an intercepted TLS socket came from (the http server hands requests their socket only).
-const intercepts = new WeakMap<object, { attempt: Attempt; vetted: Vetted }>();
+const intercepts = new WeakMap<object, { attempt: Attempt; target: VettedTarget }>();
