@@ -1,8 +1,11 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import { ToolwardenError } from '../../src/errors.js';
 import { bareHost, formatAuthority } from '../../src/net/authority.js';
 import { defaultPortOf } from '../../src/net/url-authority.js';
+import { codingsOf, decodersFor } from './content-decoding.js';
 import type { VettedTarget } from './resolve-vetted.js';
 
 /** One HTTP request to an address vetted beforehand, so DNS cannot answer differently at connect time. */
@@ -16,6 +19,8 @@ export interface PinnedRequest {
   readonly body?: string;
   readonly maxBytes: number;
   readonly signal: AbortSignal;
+  /** Undo the answer's content codings (gzip, deflate, br; another is IO_ERROR), so maxBytes counts decoded bytes. */
+  readonly decode?: boolean;
 }
 
 /** The raw answer: the body is cut at maxBytes (then `truncated`), and not read at all for a redirect. */
@@ -59,27 +64,44 @@ export function sendPinnedRequest(req: PinnedRequest): Promise<RawResponse> {
         resolve({ status, headers: response.headers, bytes: new Uint8Array(0), truncated: false });
         return;
       }
+      let headers = response.headers;
+      let body: Readable = response;
+      if (req.decode === true) {
+        const decoders = decodersFor(codingsOf(response.headers));
+        if ('unsupported' in decoders) {
+          response.destroy();
+          reject(new ToolwardenError('IO_ERROR', `web_fetch: the answer is encoded with ${JSON.stringify(decoders.unsupported)}, which cannot be looked into for credentials`));
+          return;
+        }
+        if (decoders.length > 0) {
+          // The body handed on is decoded: its coding and length no longer describe it.
+          headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'));
+          pipeline([response, ...decoders], () => undefined);
+          body = decoders[decoders.length - 1] ?? response;
+        }
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;
-      response.on('data', (chunk: Buffer) => {
+      body.on('data', (chunk: Buffer) => {
         if (settled) return;
         const room = req.maxBytes - size;
         if (chunk.byteLength > room) {
           chunks.push(chunk.subarray(0, room));
           settled = true;
           response.destroy();
-          resolve({ status, headers: response.headers, bytes: Buffer.concat(chunks), truncated: true });
+          body.destroy();
+          resolve({ status, headers, bytes: Buffer.concat(chunks), truncated: true });
           return;
         }
         chunks.push(chunk);
         size += chunk.byteLength;
       });
-      response.once('end', () => {
-        if (!settled) resolve({ status, headers: response.headers, bytes: Buffer.concat(chunks), truncated: false });
+      body.once('end', () => {
+        if (!settled) resolve({ status, headers, bytes: Buffer.concat(chunks), truncated: false });
         settled = true;
       });
-      response.once('error', (error) => {
+      body.once('error', (error) => {
         if (!settled) reject(error);
         settled = true;
       });

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS } from '../../../src/limits.js';
 import type { NetPermission } from '../../../src/net/net-permission.js';
 import { parseAbsoluteTarget } from '../../../src/net/url-authority.js';
 import type { BodySubstitution } from '../../../src/net/egress/credential-places.js';
+import type { CredentialMask } from '../../../src/net/egress/credential-mask.js';
 import { describe, refuseResponse } from './proxy-wire.js';
 import { forwardRequest } from './http-forward.js';
 import { readSocksRequest } from './socks-handshake.js';
@@ -20,6 +21,11 @@ export interface EgressInterceptor {
   covers(host: string, port: number): boolean;
   /** The request headers with each placeholder replaced by its value when host:port is one of its credential's hosts. */
   substitute(headers: IncomingHttpHeaders, host: string, port: number): OutgoingHttpHeaders;
+  /**
+   * The mask for answers from host:port when it is one of a credential's hosts: every form of every value becomes
+   * its placeholder before it flows back to the client.
+   */
+  responseMask(host: string, port: number): CredentialMask | undefined;
   /** The server-side TLS context for `host`: a leaf certificate signed by the session CA. */
   secureContext(host: string): SecureContext;
   /** The request target (`/path?query`) with placeholders of credentials that opted in to queries replaced, for host:port. */
