@@ -2,11 +2,13 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerRespon
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { pipeline, Transform, type Readable } from 'node:stream';
+import tls from 'node:tls';
 import { bareHost, formatAuthority } from '../../../src/net/authority.js';
 import type { CredentialMask } from '../../../src/net/egress/credential-mask.js';
 import { codingsOf, decodersFor } from '../content-decoding.js';
 import type { VettedTarget } from '../resolve-vetted.js';
-import type { Attempt, ProxySession } from './egress-proxy.js';
+import type { Attempt } from './egress-audit.js';
+import type { ProxySession } from './proxy-session.js';
 import { refuseResponse, withoutHopByHop } from './proxy-wire.js';
 
 /**
@@ -34,6 +36,15 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
   const substitution = hasBody ? interceptor?.bodyFor(host, port) : undefined;
   // A value need not be as long as its placeholder: such a body goes out chunked.
   if (substitution !== undefined) delete headers['content-length'];
+  const opened = session.budget.openUpstream(target);
+  if (opened === undefined) {
+    refuseResponse(res, 429, 'EGRESS_LIMIT', session.budget.message('egressMaxConnections'));
+    session.limitRefused(attempt, 'egressMaxConnections');
+    return;
+  }
+  const connection = opened.socket;
+  session.track(connection);
+  // Audit bytes are the request and answer bodies; the budget counts every byte on `connection`.
   let bytesOut = 0;
   let bytesIn = 0;
   const name = bareHost(host);
@@ -45,25 +56,24 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
     path: sentPath,
     headers,
     setHost: false,
-    agent: false,
-    ...(scheme === 'https' ? { ...(isIP(name) === 0 ? { servername: name } : {}), ...(upstreamCa === undefined ? {} : { ca: upstreamCa as string | string[] }) } : {}),
+    createConnection:
+      scheme === 'https'
+        ? () => tls.connect({ socket: connection, host: name, ...(isIP(name) === 0 ? { servername: name } : {}), ...(upstreamCa === undefined ? {} : { ca: upstreamCa as string | string[] }) })
+        : () => connection,
   });
   let finished = false;
-  const done = (decision: 'allow' | 'error' | 'cut', message?: string): void => {
+  const done = (decision: 'allow' | 'error', message?: string): void => {
     if (finished) return;
     finished = true;
-    if (decision === 'cut') session.limitRefused(attempt, 'egressMaxBytes', { address: target.address, bytesOut, bytesIn });
+    opened.release();
+    connection.destroy();
+    if (connection.cut) session.limitRefused(attempt, 'egressMaxBytes', { address: target.address, bytesOut, bytesIn });
     else session.audit(attempt, decision, { rule: target.rule, address: target.address, bytesOut, bytesIn, ...(message === undefined ? {} : { code: 'IO_ERROR', message }) });
   };
-  const meter = (chunk: Buffer): void => {
-    if (session.spend(chunk.byteLength) || finished) return;
-    done('cut');
-    upstream.destroy();
-    res.destroy();
-  };
-  req.on('data', (chunk: Buffer) => {
-    bytesOut += chunk.byteLength;
-    meter(chunk);
+  req.on('data', (chunk: Buffer) => (bytesOut += chunk.byteLength));
+  // A client that goes away ends the exchange, and frees its connection out.
+  res.once('close', () => {
+    if (!finished) upstream.destroy();
   });
   if (substitution === undefined) req.pipe(upstream);
   else {
@@ -71,10 +81,7 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
     req.pipe(replacing).pipe(upstream);
   }
   upstream.once('response', (response) => {
-    response.on('data', (chunk: Buffer) => {
-      bytesIn += chunk.byteLength;
-      meter(chunk);
-    });
+    response.on('data', (chunk: Buffer) => (bytesIn += chunk.byteLength));
     const answered = (error?: Error | null): void => {
       if (error) res.destroy();
       done(error ? 'error' : 'allow', error ? `egress: the answer of ${formatAuthority(authority)} failed: ${error.message}` : undefined);
@@ -99,8 +106,9 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
   });
   upstream.once('error', (error) => {
     const message = `egress: ${formatAuthority(authority)} failed: ${error.message}`;
-    if (!res.headersSent) refuseResponse(res, 502, 'IO_ERROR', message);
-    else res.destroy();
+    if (res.headersSent) res.destroy();
+    else if (connection.cut) refuseResponse(res, 429, 'EGRESS_LIMIT', session.budget.message('egressMaxBytes'));
+    else refuseResponse(res, 502, 'IO_ERROR', message);
     done('error', message);
   });
 }
