@@ -80,6 +80,13 @@ export function parseAuthority(text: string, defaultPort?: number): Authority | 
   return typeof port === 'number' ? { host, port } : port;
 }
 
+/** A host as text and a port as a number (a SOCKS request) through the same grammar as {@link parseAuthority}. */
+export function authorityOf(hostText: string, port: number): Authority | AuthorityRefusal {
+  const host = parseHost(hostText);
+  if (isRefusal(host)) return host;
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? { host, port } : { reason: 'the port must be 1-65535' };
+}
+
 /** Whether a parse failed. */
 export function isRefusal<T>(value: T | AuthorityRefusal): value is AuthorityRefusal {
   return typeof value === 'object' && value !== null && 'reason' in value;
@@ -112,9 +119,3 @@ function describeChar(char: string): string {
   return code > 0x20 && code < 0x7f ? JSON.stringify(char) : `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** A host as text and a port as a number (a SOCKS request) through the same grammar as {@link parseAuthority}. */
-export function authorityOf(hostText: string, port: number): Authority | AuthorityRefusal {
-  const host = parseHost(hostText);
-  if (isRefusal(host)) return host;
-  return Number.isInteger(port) && port >= 1 && port <= 65535 ? { host, port } : { reason: 'the port must be 1-65535' };
-}

@@ -42,8 +42,10 @@ export function parseAbsoluteTarget(target: string): AbsoluteTarget | AuthorityR
 export function authorityOfUrl(url: URL, raw?: string): Authority | AuthorityRefusal {
   const canonical = parseAuthority(url.host, defaultPortOf(url.protocol));
   if (isRefusal(canonical)) return canonical;
-  // http(s) URLs take a backslash for a slash, and a reference may leave out the scheme (`//host/`).
-  const written = raw === undefined ? undefined : /^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]{2}([^/?#\\]*)/.exec(raw)?.[1];
+  // As the URL standard reads it: C0 controls and spaces trimmed, tabs and newlines dropped; http(s) URLs take a
+  // backslash for a slash, and a reference may leave out the scheme (`//host/`).
+  const cleaned = raw?.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+  const written = cleaned === undefined ? undefined : /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]{2}([^/?#\\]*)/.exec(cleaned)?.[1];
   if (written === undefined) return canonical;
   // A name in another script is only ever read by the URL standard (punycode); its canonical form was checked above.
   if (/[^\x21-\x7e]/.test(written)) return isIP(canonical.host.replace(/^\[|\]$/g, '')) === 0 ? canonical : { reason: 'an IP address must be written in ASCII' };

@@ -162,6 +162,7 @@ describe('web_fetch URLs: the URL standard and the strict grammar must agree', (
     expect(() => parseHttpUrl('//0x7f.1/', base)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS' }));
     expect(() => parseHttpUrl('http:\\\\0x7f.1\\', base)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS' }));
     expect(() => parseHttpUrl('\\\\127.0.0.1:080/', base)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS' }));
+    expect(() => parseHttpUrl('\u0001 ht\ttp://0x7f.1/', base)).toThrow(expect.objectContaining({ code: 'INVALID_ARGS' }));
   });
 
   it('authorityOfUrl refuses a canonical host outside the grammar', () => {

@@ -82,7 +82,7 @@ async function withProxy(options: Partial<EgressProxyOptions>, body: (socketPath
 /** An absolute-URI GET with a long URL and long headers (about 8 KB), on a fresh connection; resolves with the status line. */
 function heavyRequest(socketPath: string, n: number): Promise<string> {
   const request = `GET http://127.0.0.1:${plainPort}/${'u'.repeat(4_000)}?n=${n} HTTP/1.1\r\nhost: 127.0.0.1:${plainPort}\r\nx-pad: ${'p'.repeat(4_000)}\r\nconnection: close\r\n\r\n`;
-  return exchange(socketPath, request, 200).then((answer) => answer.toString('latin1').split('\r\n')[0] ?? '');
+  return exchange(socketPath, request).then((answer) => answer.toString('latin1').split('\r\n')[0] ?? '');
 }
 
 describe('limits.egressMaxBytes counts every byte, both ways', () => {
@@ -102,7 +102,7 @@ describe('limits.egressMaxBytes counts every byte, both ways', () => {
   it('response headers count: an answer with 6 KB of headers does not come back under a 2 KB cap', async () => {
     await withProxy({ maxBytes: 2_000 }, async (socketPath) => {
       const from = upstreamSockets.length;
-      const answer = await exchange(socketPath, `GET http://127.0.0.1:${plainPort}/big-headers HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`, 200);
+      const answer = await exchange(socketPath, `GET http://127.0.0.1:${plainPort}/big-headers HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
       expect(answer.toString()).not.toContain('h'.repeat(6_000));
       await vi.waitFor(() => expect(upstreamBytes(from)).toBeGreaterThan(0), { timeout: 2_000, interval: 10 });
       // What the server wrote is more than the cap, but what the proxy passed on is not.
@@ -138,8 +138,8 @@ describe('limits.egressMaxBytes counts every byte, both ways', () => {
   });
 
   it.each<[string, (socketPath: string) => Promise<Buffer>]>([
-    ['CONNECT', (socketPath) => exchange(socketPath, `CONNECT 127.0.0.1:${plainPort} HTTP/1.1\r\nhost: x\r\n\r\nGET /${'u'.repeat(4_000)} HTTP/1.1\r\nhost: x\r\n\r\n`, 200)],
-    ['SOCKS5', (socketPath) => exchange(socketPath, Buffer.concat([socks5Ipv4([127, 0, 0, 1], plainPort), Buffer.from(`GET /${'u'.repeat(4_000)} HTTP/1.1\r\nhost: x\r\n\r\n`)]), 200)],
+    ['CONNECT', (socketPath) => exchange(socketPath, `CONNECT 127.0.0.1:${plainPort} HTTP/1.1\r\nhost: x\r\n\r\nGET /${'u'.repeat(4_000)} HTTP/1.1\r\nhost: x\r\n\r\n`)],
+    ['SOCKS5', (socketPath) => exchange(socketPath, Buffer.concat([socks5Ipv4([127, 0, 0, 1], plainPort), Buffer.from(`GET /${'u'.repeat(4_000)} HTTP/1.1\r\nhost: x\r\n\r\n`)]))],
   ])('a %s tunnel carries at most the cap', async (_name, send) => {
     await withProxy({ maxBytes: 2_000 }, async (socketPath, audit) => {
       const from = upstreamSockets.length;
@@ -176,7 +176,7 @@ describe('limits.egressMaxConnections counts connections out', () => {
 
   it('near miss: two requests on two connections under a cap of 2 both get through', async () => {
     await withProxy({ maxConnections: 2 }, async (socketPath) => {
-      const get = (): Promise<Buffer> => exchange(socketPath, `GET http://127.0.0.1:${plainPort}/ HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`, 200);
+      const get = (): Promise<Buffer> => exchange(socketPath, `GET http://127.0.0.1:${plainPort}/ HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
       const answers = await Promise.all([get(), get()]);
       expect(answers.map((a) => a.toString().split('\r\n')[0])).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
     });

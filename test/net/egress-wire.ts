@@ -35,31 +35,27 @@ export async function startTagListener(tag: string): Promise<TagListener> {
 }
 
 /**
- * Sends `request` on a fresh connection to the proxy and collects what comes back until the proxy closes or
- * `settleMs` pass without more bytes (a tunnel that was opened stays open).
+ * Sends `request` on a fresh connection to the proxy and collects what comes back until the proxy closes the
+ * connection, `until` holds for what came (a tunnel that was opened stays open), or `timeoutMs` pass. No shorter timer
+ * decides: on a busy machine a stalled event loop may run a timer before the bytes that already arrived.
  */
-export function exchange(socketPath: string, request: Uint8Array | string, settleMs = 300): Promise<Buffer> {
+export function exchange(socketPath: string, request: Uint8Array | string, until: (answer: Buffer) => boolean = () => false, timeoutMs = 5_000): Promise<Buffer> {
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     const chunks: Buffer[] = [];
-    let timer: NodeJS.Timeout | undefined;
     const finish = (): void => {
       clearTimeout(timer);
       socket.destroy();
       resolve(Buffer.concat(chunks));
     };
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(finish, settleMs);
-    };
+    const timer = setTimeout(finish, timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      arm();
+      if (until(Buffer.concat(chunks))) finish();
     });
     socket.once('close', finish);
     socket.on('error', () => undefined);
     socket.write(request);
-    arm();
   });
 }
 

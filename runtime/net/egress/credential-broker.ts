@@ -4,8 +4,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
 import { createBodySubstitution, substituteQuery } from '../../../src/net/egress/credential-places.js';
-import { createCredentialMask, type CredentialMask } from '../../../src/net/egress/credential-mask.js';
+import { createCredentialMask } from '../../../src/net/egress/credential-mask.js';
 import { defaultPortOf } from '../../../src/net/url-authority.js';
+import type { FetchHop } from '../web-fetch.js';
 import type { EgressInterceptor } from './egress-proxy.js';
 import { createSessionCa, type SessionCa } from './session-ca.js';
 
@@ -19,14 +20,7 @@ export interface CredentialBroker extends EgressInterceptor {
    * web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced, and the mask for what
    * comes back when that host is a credential's.
    */
-  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): FetchSubstitution;
-}
-
-/** What web_fetch sends to one hop, and how what comes back from it is masked. */
-export interface FetchSubstitution {
-  readonly headers: Record<string, string>;
-  /** Present when the hop's host is one of a credential's: its answer may echo a value. */
-  readonly mask: CredentialMask | undefined;
+  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): FetchHop;
 }
 
 /** The host's CA roots that the bundle for the sandbox starts from (Debian's ca-certificates). */
