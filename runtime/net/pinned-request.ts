@@ -1,18 +1,26 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { isIPv6 } from 'node:net';
+import { isIP } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import { ToolwardenError } from '../../src/errors.js';
+import { bareHost, formatAuthority } from '../../src/net/authority.js';
+import { defaultPortOf } from '../../src/net/url-authority.js';
+import { codingsOf, decodersFor } from './content-decoding.js';
+import type { VettedTarget } from './resolve-vetted.js';
 
 /** One HTTP request to an address vetted beforehand, so DNS cannot answer differently at connect time. */
 export interface PinnedRequest {
+  /** The scheme, path and query sent; the host and port come from `target` alone. */
   readonly url: URL;
-  /** The vetted IP the connection goes to (bare, no brackets). */
-  readonly address: string;
+  /** The checked host and port and the address the connection goes to. */
+  readonly target: VettedTarget;
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly maxBytes: number;
   readonly signal: AbortSignal;
+  /** Undo the answer's content codings (gzip, deflate, br; another is IO_ERROR), so maxBytes counts decoded bytes. */
+  readonly decode?: boolean;
 }
 
 /** The raw answer: the body is cut at maxBytes (then `truncated`), and not read at all for a redirect. */
@@ -26,25 +34,27 @@ export interface RawResponse {
 /** Statuses that carry a Location to follow. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-/** Sends the request over a fresh connection to `address` (TLS still verifies the URL's host name). */
+/**
+ * Sends the request over a fresh connection to the vetted address and port (TLS still verifies the checked host name,
+ * and the Host header names it).
+ */
 export function sendPinnedRequest(req: PinnedRequest): Promise<RawResponse> {
-  const family = isIPv6(req.address) ? 6 : 4;
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: req.address, family }]);
-    else callback(null, req.address, family);
-  };
-  const transport = req.url.protocol === 'https:' ? https : http;
+  const { authority, address } = req.target;
+  const secure = req.url.protocol === 'https:';
+  const transport = secure ? https : http;
+  const name = bareHost(authority.host);
   return new Promise<RawResponse>((resolve, reject) => {
     const request = transport.request({
       protocol: req.url.protocol,
-      hostname: req.url.hostname.replace(/^\[|\]$/g, ''),
-      port: req.url.port === '' ? undefined : Number(req.url.port),
+      host: address,
+      port: authority.port,
       path: `${req.url.pathname}${req.url.search}`,
       method: req.method,
-      headers: req.headers,
+      headers: { ...req.headers, host: formatAuthority(authority, defaultPortOf(req.url.protocol)) },
+      setHost: false,
       agent: false,
-      lookup,
       signal: req.signal,
+      ...(secure && isIP(name) === 0 ? { servername: name } : {}),
     });
     request.once('error', reject);
     request.once('response', (response) => {
@@ -54,27 +64,44 @@ export function sendPinnedRequest(req: PinnedRequest): Promise<RawResponse> {
         resolve({ status, headers: response.headers, bytes: new Uint8Array(0), truncated: false });
         return;
       }
+      let headers = response.headers;
+      let body: Readable = response;
+      if (req.decode === true) {
+        const decoders = decodersFor(codingsOf(response.headers));
+        if ('unsupported' in decoders) {
+          response.destroy();
+          reject(new ToolwardenError('IO_ERROR', `web_fetch: the answer is encoded with ${JSON.stringify(decoders.unsupported)}, which cannot be looked into for credentials`));
+          return;
+        }
+        if (decoders.length > 0) {
+          // The body handed on is decoded: its coding and length no longer describe it.
+          headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'));
+          pipeline([response, ...decoders], () => undefined);
+          body = decoders[decoders.length - 1] ?? response;
+        }
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;
-      response.on('data', (chunk: Buffer) => {
+      body.on('data', (chunk: Buffer) => {
         if (settled) return;
         const room = req.maxBytes - size;
         if (chunk.byteLength > room) {
           chunks.push(chunk.subarray(0, room));
           settled = true;
           response.destroy();
-          resolve({ status, headers: response.headers, bytes: Buffer.concat(chunks), truncated: true });
+          body.destroy();
+          resolve({ status, headers, bytes: Buffer.concat(chunks), truncated: true });
           return;
         }
         chunks.push(chunk);
         size += chunk.byteLength;
       });
-      response.once('end', () => {
-        if (!settled) resolve({ status, headers: response.headers, bytes: Buffer.concat(chunks), truncated: false });
+      body.once('end', () => {
+        if (!settled) resolve({ status, headers, bytes: Buffer.concat(chunks), truncated: false });
         settled = true;
       });
-      response.once('error', (error) => {
+      body.once('error', (error) => {
         if (!settled) reject(error);
         settled = true;
       });

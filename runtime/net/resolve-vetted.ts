@@ -1,8 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ToolwardenError } from '../../src/errors.js';
+import { bareHost, formatAuthority, type Authority } from '../../src/net/authority.js';
 import { isPrivateOrLoopback } from '../../src/net/ip-ranges.js';
-import { describeNetPermission, isExplicitlyListed, isHostAllowed, type NetPermission } from '../../src/net/net-permission.js';
+import { describeNetPermission, isExplicitlyListed, matchingNetEntry, type NetPermission } from '../../src/net/net-permission.js';
 
 /** Resolves a host name to its addresses; injectable so tests need no DNS. */
 export type HostLookup = (host: string) => Promise<string[]>;
@@ -10,31 +11,48 @@ export type HostLookup = (host: string) => Promise<string[]>;
 /** The system resolver (getaddrinfo, so /etc/hosts counts), every address in resolver order. */
 export const systemLookup: HostLookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
+declare const vetted: unique symbol;
+
 /**
- * Checks a URL's host against the permission and returns the address to connect to. A named host's DNS answers
- * must be public unless the host or that address is listed explicitly; an IP literal that is private must be
- * listed itself. Throws NET_DENIED naming the host, the address and the allowlist; messages start with `label`.
+ * An authority that passed the checks, with the one address to connect to (bare, no brackets) and the `net` entry
+ * that allowed it. Only {@link vetAuthority} makes one, so a connection cannot be opened to an unchecked host or port.
  */
-export async function resolveVettedAddress(url: URL, net: NetPermission, lookup: HostLookup, signal: AbortSignal, label = 'web_fetch'): Promise<string> {
-  const host = url.hostname;
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  if (!isHostAllowed(net, host, port)) {
-    throw new ToolwardenError('NET_DENIED', `${label}: ${host}:${port} is not allowed by the net permission (${describeNetPermission(net)})`);
+export interface VettedTarget {
+  readonly authority: Authority;
+  readonly address: string;
+  readonly rule: string;
+  readonly [vetted]: true;
+}
+
+/**
+ * Checks an authority (as {@link parseAuthority} reads it) against the permission and picks the address to connect
+ * to. A named host's DNS answers must be public unless the host or that address is listed explicitly; an IP literal
+ * that is private must be listed itself. Throws NET_DENIED naming the host, the address and the allowlist; messages
+ * start with `label`.
+ */
+export async function vetAuthority(authority: Authority, net: NetPermission, lookup: HostLookup, signal: AbortSignal, label = 'web_fetch'): Promise<VettedTarget> {
+  const { host, port } = authority;
+  const shown = formatAuthority(authority);
+  const rule = matchingNetEntry(net, host, port);
+  if (rule === undefined) {
+    throw new ToolwardenError('NET_DENIED', `${label}: ${shown} is not allowed by the net permission (${describeNetPermission(net)})`);
   }
-  const bare = host.replace(/^\[|\]$/g, '');
+  const target = (address: string): VettedTarget => ({ authority, address, rule: `net '${rule}'` }) as VettedTarget;
+  const bare = bareHost(host);
   if (isIP(bare) !== 0) {
     if (isPrivateOrLoopback(bare) && !isExplicitlyListed(net, bare, port)) {
-      throw new ToolwardenError('NET_DENIED', `${label}: ${host} is a loopback/private address; list "${host}" or "${host}:${port}" explicitly in net to reach it (a wildcard is not enough)`);
+      throw new ToolwardenError('NET_DENIED', `${label}: ${host} is a loopback/private address; list "${host}" or "${shown}" explicitly in net to reach it (a wildcard is not enough)`);
     }
-    return bare;
+    return target(bare);
   }
   const addresses = await raceAbort(lookup(bare), signal).catch((error: unknown) => {
     if (signal.aborted) throw error;
     throw new ToolwardenError('IO_ERROR', `${label}: cannot resolve ${host}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const explicit = isExplicitlyListed(net, host, port);
-  const vetted = addresses.find((address) => explicit || !isPrivateOrLoopback(address) || isExplicitlyListed(net, address, port));
-  if (vetted !== undefined) return vetted;
+  // Only an address as an IP literal counts: a resolver answering with anything else is not followed.
+  const vettedAddress = addresses.find((address) => isIP(address) !== 0 && (explicit || !isPrivateOrLoopback(address) || isExplicitlyListed(net, address, port)));
+  if (vettedAddress !== undefined) return target(vettedAddress);
   if (addresses.length === 0) throw new ToolwardenError('IO_ERROR', `${label}: ${host} resolved to no address`);
   throw new ToolwardenError(
     'NET_DENIED',

@@ -1,12 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { toPlainError, ToolwardenError } from '../../src/errors.js';
+import type { CredentialMask } from '../../src/net/egress/credential-mask.js';
 import { parseHttpUrl, validateFetchRequest, type WebFetchRequest } from '../../src/net/fetch-request.js';
 import { decodeBody } from '../../src/net/http-body.js';
 import type { NetPermission } from '../../src/net/net-permission.js';
 import { errorResult, okResult, type ToolResult } from '../../src/tool-result.js';
 import { REDIRECT_STATUSES, sendPinnedRequest } from './pinned-request.js';
 import { headersAfterRedirect, type RedirectBody } from './redirect-headers.js';
-import { resolveVettedAddress, systemLookup, type HostLookup } from './resolve-vetted.js';
+import { systemLookup, vetAuthority, type HostLookup } from './resolve-vetted.js';
 
 /** Options the broker supplies to {@link webFetch}. */
 export interface WebFetchOptions {
@@ -22,9 +23,16 @@ export interface WebFetchOptions {
   readonly signal?: AbortSignal;
   /**
    * The headers as sent to `url` (each hop on its own): the session's credential placeholders replaced for that
-   * host only. The redirect rules see the placeholders, never the values.
+   * host only. The redirect rules see the placeholders, never the values. With them, the mask for what comes back
+   * when the hop's host is a credential's.
    */
-  readonly substitute?: (headers: Readonly<Record<string, string>>, url: URL) => Record<string, string>;
+  readonly substitute?: (headers: Readonly<Record<string, string>>, url: URL) => FetchHop;
+}
+
+/** One hop's headers as sent, and the credential mask for its answer (when its host is one of a credential's). */
+export interface FetchHop {
+  readonly headers: Record<string, string>;
+  readonly mask: CredentialMask | undefined;
 }
 
 /** Redirects followed at most before the fetch fails. */
@@ -35,38 +43,60 @@ const SAFE_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
 /**
  * The `web_fetch` tool: checks the host (and its DNS answers) before connecting and on every redirect, connects
  * to the vetted address, bounds size and time, and decodes text by charset. Never throws: failures are error
- * results (INVALID_ARGS, NET_DENIED, TIMEOUT, IO_ERROR); a non-2xx status is a normal result.
+ * results (INVALID_ARGS, NET_DENIED, TIMEOUT, IO_ERROR); a non-2xx status is a normal result. Once a hop went to a
+ * credential's host, answers are asked uncompressed and whole (decoded if compressed anyway) and every form of the
+ * session's credential values in the result, error or not, is replaced by its placeholder.
  *
  * @example await webFetch({ url: 'https://example.com/' }, { net: ['example.com'], timeoutMs: 10_000, maxBytes: 1_000_000 })
  */
 export async function webFetch(req: WebFetchRequest, opts: WebFetchOptions): Promise<ToolResult> {
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
-  try {
-    return await fetchFollowingRedirects(req, opts, signal);
-  } catch (error) {
+  const masked: { mask: CredentialMask | undefined } = { mask: undefined };
+  const result = await fetchFollowingRedirects(req, opts, signal, masked).catch((error: unknown) => {
     if (deadline.aborted) return errorResult('TIMEOUT', `web_fetch: ${req.url} did not complete within ${opts.timeoutMs} ms`);
     if (signal.aborted) return errorResult('IO_ERROR', `web_fetch: ${req.url} was cancelled`);
     if (error instanceof ToolwardenError) return errorResult(error.code, error.message);
     const plain = toPlainError(error);
     return errorResult(plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, `web_fetch: ${req.url} failed: ${plain.message}`);
-  }
+  });
+  const { mask } = masked;
+  return mask === undefined ? result : maskStrings(result, (text) => mask.text(text));
 }
 
-async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptions, signal: AbortSignal): Promise<ToolResult> {
+/** `value` with every string in it (keys too) passed through `mask`. */
+function maskStrings<T>(value: T, mask: (text: string) => string): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskStrings(item, mask)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskStrings(item, mask)])) as T;
+}
+
+/**
+ * Follows the redirects; `masked.mask` is set from the first hop to a credential's host on, so that hop's answer
+ * and every later one are masked.
+ */
+async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptions, signal: AbortSignal, masked: { mask: CredentialMask | undefined }): Promise<ToolResult> {
   const checked = validateFetchRequest(req);
   const maxBytes = Math.min(checked.maxBytes ?? opts.maxBytes, opts.maxBytes);
-  let { url, method, body } = checked;
+  let { method, body } = checked;
+  let { url, authority } = checked.url;
   let headers: Record<string, string> = { 'user-agent': 'toolwarden-web-fetch', ...checked.headers };
   for (let hop = 0; ; hop += 1) {
-    const address = await resolveVettedAddress(url, opts.net, opts.lookup ?? systemLookup, signal);
-    const sent = opts.substitute === undefined ? headers : opts.substitute(headers, url);
-    const response = await sendPinnedRequest({ url, address, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal });
+    const target = await vetAuthority(authority, opts.net, opts.lookup ?? systemLookup, signal);
+    const substituted = opts.substitute?.(headers, url) ?? { headers, mask: undefined };
+    masked.mask ??= substituted.mask;
+    const mask = masked.mask;
+    const sent = mask === undefined ? substituted.headers : wholeAndUncompressed(substituted.headers);
+    const response = await sendPinnedRequest({ url, target, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal, decode: mask !== undefined });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
-      return buildResult(checked.url, url, response.status, response.headers, response.bytes, response.truncated);
+      // A body cut at maxBytes may end inside a value: what the mask still held back (a possible start of one) goes.
+      const stream = mask?.stream();
+      const bytes = stream === undefined ? response.bytes : Buffer.concat([stream.push(response.bytes), response.truncated ? Buffer.alloc(0) : stream.end()]);
+      return buildResult(checked.url.url, url, response.status, response.headers, bytes, response.truncated);
     }
-    if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
+    if (hop >= MAX_REDIRECTS) throw new ToolwardenError('IO_ERROR', `web_fetch: ${checked.url.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location})`);
     const next = parseHttpUrl(location, url);
     // Browsers turn a redirected POST into a GET for 301-303; 307/308 keep the method and body.
     let bodyFate: RedirectBody = body === undefined ? 'none' : 'resent';
@@ -75,9 +105,14 @@ async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptio
       if (body !== undefined) bodyFate = 'dropped';
       body = undefined;
     }
-    headers = headersAfterRedirect(headers, url, next, bodyFate);
-    url = next;
+    headers = headersAfterRedirect(headers, url, next.url, bodyFate);
+    ({ url, authority } = next);
   }
+}
+
+/** Headers asking for the whole body, uncompressed: a compressed or partial answer could hide a value from the mask. */
+function wholeAndUncompressed(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'range' && name !== 'if-range')), 'accept-encoding': 'identity' };
 }
 
 function buildResult(original: URL, final: URL, status: number, headers: IncomingHttpHeaders, bytes: Uint8Array, truncated: boolean): ToolResult {

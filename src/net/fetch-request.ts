@@ -1,4 +1,6 @@
 import { ToolwardenError } from '../errors.js';
+import { isRefusal, type Authority } from './authority.js';
+import { authorityOfUrl } from './url-authority.js';
 
 /** The arguments of the `web_fetch` tool. */
 export interface WebFetchRequest {
@@ -13,9 +15,15 @@ export interface WebFetchRequest {
   readonly maxBytes?: number;
 }
 
+/** An http(s) URL and the one authority (host, port) it is fetched from. */
+export interface CheckedUrl {
+  readonly url: URL;
+  readonly authority: Authority;
+}
+
 /** A request after validation: URL parsed, method upper case, headers lower case. */
 export interface CheckedFetchRequest {
-  readonly url: URL;
+  readonly url: CheckedUrl;
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
@@ -41,8 +49,11 @@ export function validateFetchRequest(req: unknown): CheckedFetchRequest {
   return { url: parsed, method: upper, headers: validateHeaders(headers), body, maxBytes };
 }
 
-/** Parses an absolute http(s) URL without credentials; throws INVALID_ARGS otherwise. */
-export function parseHttpUrl(url: string, base?: URL): URL {
+/**
+ * Parses an absolute http(s) URL (or one relative to `base`) without credentials, whose host and port read the same
+ * by the URL standard and by the strict authority grammar; throws INVALID_ARGS naming the URL and the rule otherwise.
+ */
+export function parseHttpUrl(url: string, base?: URL): CheckedUrl {
   let parsed: URL;
   try {
     parsed = new URL(url, base);
@@ -51,7 +62,9 @@ export function parseHttpUrl(url: string, base?: URL): URL {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`url ${JSON.stringify(parsed.href)} must use http: or https:, not ${parsed.protocol}`);
   if (parsed.username !== '' || parsed.password !== '') throw invalid(`url ${JSON.stringify(url)} must not embed credentials; send an Authorization header instead`);
-  return parsed;
+  const authority = authorityOfUrl(parsed, url);
+  if (isRefusal(authority)) throw invalid(`url ${JSON.stringify(url)} has no valid host and port: ${authority.reason}`);
+  return { url: parsed, authority };
 }
 
 function validateHeaders(headers: unknown): Record<string, string> {

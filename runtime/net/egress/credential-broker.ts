@@ -4,6 +4,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
 import { createBodySubstitution, substituteQuery } from '../../../src/net/egress/credential-places.js';
+import { createCredentialMask } from '../../../src/net/egress/credential-mask.js';
+import { defaultPortOf } from '../../../src/net/url-authority.js';
+import type { FetchHop } from '../web-fetch.js';
 import type { EgressInterceptor } from './egress-proxy.js';
 import { createSessionCa, type SessionCa } from './session-ca.js';
 
@@ -13,8 +16,11 @@ export interface CredentialBroker extends EgressInterceptor {
   readonly placeholders: Readonly<Record<string, string>>;
   /** Writes the CA files the sandbox trusts into `dir`: the host's roots plus the session CA, and the CA alone. */
   writeCa(dir: string): { caBundle: string; caCert: string };
-  /** web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced. */
-  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): Record<string, string>;
+  /**
+   * web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced, and the mask for what
+   * comes back when that host is a credential's.
+   */
+  substituteFetch(headers: Readonly<Record<string, string>>, url: URL): FetchHop;
 }
 
 /** The host's CA roots that the bundle for the sandbox starts from (Debian's ca-certificates). */
@@ -29,6 +35,7 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
   // Made on first use: a session whose credentials serve only web_fetch or plain HTTP never pays for the keys.
   let made: SessionCa | undefined;
   const ca = (): SessionCa => (made ??= createSessionCa(sessionId));
+  const mask = createCredentialMask(placed);
   return {
     placeholders: Object.fromEntries(placed.map((c) => [c.name, c.placeholder])),
     covers: (host, port) => credentialsCover(placed, host, port),
@@ -40,12 +47,16 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
       }
       return out;
     },
+    responseMask: (host, port) => (credentialsCover(placed, host, port) ? mask : undefined),
     secureContext: (host) => ca().contextFor(host),
     substituteTarget: (target, host, port) => substituteQuery(target, placed, host, port),
     bodyFor: (host, port) => createBodySubstitution(placed, host, port),
     substituteFetch: (headers, url) => {
-      const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-      return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)]));
+      const port = url.port === '' ? defaultPortOf(url.protocol) : Number(url.port);
+      return {
+        headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)])),
+        mask: credentialsCover(placed, url.hostname, port) ? mask : undefined,
+      };
     },
     writeCa: (dir) => {
       const caCert = join(dir, 'ca.pem');

@@ -1,24 +1,9 @@
-import net from 'node:net';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { toPlainError, ToolwardenError } from '../../../src/errors.js';
 
-// The egress proxy's small HTTP wire helpers: authorities, hop-by-hop headers, refusals and error descriptions.
+// The egress proxy's small HTTP wire helpers: hop-by-hop headers, refusals and error descriptions.
 
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-/** `host:port` of a CONNECT target (IPv6 in brackets), or undefined when it is not one. */
-export function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
-  if (match === null) return undefined;
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65535 ? { host: match[1] ?? '', port } : undefined;
-}
-
-/** The authority for a Host header: the port left out when it is the scheme's default. */
-export function formatAuthority(host: string, port: number, defaultPort: number): string {
-  const bracketed = net.isIPv6(host) ? `[${host}]` : host;
-  return port === defaultPort ? bracketed : `${bracketed}:${port}`;
-}
 
 /** Headers without the hop-by-hop ones, including those the `connection` header lists. */
 export function withoutHopByHop(headers: IncomingHttpHeaders | OutgoingHttpHeaders): OutgoingHttpHeaders {
