@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
 import { DRIVER_USERS, giveToNobody, runSandboxed, type DriverResult } from '../helpers/run-sandboxed.js';
+import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
+import { blockedEntryName } from '../../src/path-guard/blocklist-option.js';
 
 // Issue 29 item 6: per-tool configuration that runs code at the host's next command (npm's node-options, Cursor's
 // MCP servers, ...) was written without asking while .mcp.json and .vscode/ were refused. Through the real write
@@ -44,6 +46,20 @@ describe('the file tools', () => {
     const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['write_file'] });
     expect((await s.call('write_file', { path: p, content: 'x\n' })).isError).toBeUndefined();
     expect(fs.readFileSync(ws.at(p), 'utf8')).toBe('x\n');
+    await s.close();
+  });
+});
+
+// Every entry of the table, as the file itself (a nested repository's for the nested entries), through write_file and
+// a shell redirect: the list is the one source, so each of its rows is refused on both paths.
+const EVERY_ENTRY = DEFAULT_BLOCKLIST.map((entry) => [blockedEntryName(entry), `${entry.depth === 'nested' ? 'sub/' : 'deep/'}${entry.segments.map((s) => (s === '**' ? 'm' : s)).join('/')}`] as const);
+
+describe('every entry of DEFAULT_BLOCKLIST', () => {
+  it.each(EVERY_ENTRY)('%s (%s) is refused by write_file and by a redirect', async (_name, p) => {
+    const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['write_file', 'bash'], sandbox: 'off' });
+    expect(await s.call('write_file', { path: p, content: 'x\n' })).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
+    expect(await s.call('bash', { command: `echo x > '${p}'` })).toMatchObject({ isError: true, code: 'BLOCKED_PATH' });
+    expect(fs.existsSync(ws.at(p))).toBe(false);
     await s.close();
   });
 });
