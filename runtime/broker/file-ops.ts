@@ -4,7 +4,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { BrokeredFile, ChangeStep, DirEntry } from '../../src/protocol.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
 import { isProbablyBinary } from '../../src/text/read-format.js';
-import { listVerified, openDirectory, openParentForWrite, openVerifiedWithStat, readFileIn, removeFileIn, statIn, writeFileIn, type VerifiedDir } from '../fs/index.js';
+import { listVerified, openDirectory, openParentForWrite, openVerifiedWithStat, readFileIn, removeFileIn, removeMadeDirectories, statIn, writeFileIn, type VerifiedDir } from '../fs/index.js';
 import type { SessionPaths } from './session-paths.js';
 import type { WriteQuota } from './write-quota.js';
 
@@ -108,9 +108,10 @@ export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, ste
   await paths.writeExclusively({ writes, deletes }, async () => {
     const opened: VerifiedDir[] = [];
     const undo: (() => Promise<unknown> | void)[] = [];
+    const made: string[] = [];
     try {
       for (const { step, target } of checked) {
-        const { dir, name } = openParentForWrite(target, paths.isWritableReal, step.kind === 'write');
+        const { dir, name } = openParentForWrite(target, paths.isWritableReal, step.kind === 'write', made);
         opened.push(dir);
         const previous = readFileIn(dir, name);
         if (step.kind === 'write') {
@@ -129,6 +130,7 @@ export async function applyChangeSet(paths: SessionPaths, quota: WriteQuota, ste
           // Best effort: keep restoring the rest; the original error is what the caller needs.
         }
       }
+      removeMadeDirectories(made);
       throw error;
     } finally {
       for (const dir of opened) dir.close();

@@ -5,7 +5,7 @@ export { listVerified } from './list-verified.js';
 export { mkdirVerified, openParentForWrite, openWritableDirectory } from './mkdir-verified.js';
 export { openVerified, openVerifiedWithStat, type IsAllowed } from './open-verified.js';
 export { readFileIn, statIn } from './read-in-dir.js';
-export { removeFileIn, removeVerified } from './remove-verified.js';
+export { removeFileIn, removeMadeDirectories, removeVerified } from './remove-verified.js';
 export { createReadCheck, createWriteCheck } from './scope-checks.js';
 export { openChildDirectory, openDirectory, isThroughDescriptor, type VerifiedDir } from './verified-dir.js';
 export { writeFileAtomic, writeFileIn } from './write-atomic.js';

@@ -13,9 +13,10 @@ import { openChildDirectory, openDirectory, type VerifiedDir } from './verified-
  * component is swapped for a link meanwhile. Each directory made must pass `isAllowed` before the next is made in
  * it (else OUTSIDE_WORKSPACE); directories already made are left in place. Throws NOT_FOUND when `checked` is
  * missing and `create` is false, CONFLICT when a file is in the way, BLOCKED_PATH or SYMLINK_LOOP when a link was
- * swapped in. The caller closes the returned directory.
+ * swapped in. Each directory it makes is pushed on `made` (parents first), for a rollback to remove. The caller
+ * closes the returned directory.
  */
-export function openWritableDirectory(checked: string, isAllowed: IsAllowed, create: boolean): VerifiedDir {
+export function openWritableDirectory(checked: string, isAllowed: IsAllowed, create: boolean, made?: string[]): VerifiedDir {
   const missing: string[] = [];
   let existing = checked;
   while (create && statEntry(existing) === undefined && path.dirname(existing) !== existing) {
@@ -28,6 +29,7 @@ export function openWritableDirectory(checked: string, isAllowed: IsAllowed, cre
     for (const name of missing) {
       try {
         mkdirSync(dir.entry(name));
+        made?.push(path.join(dir.path, name));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(error, 'create directory', path.join(dir.path, name));
       }
@@ -45,11 +47,11 @@ export function openWritableDirectory(checked: string, isAllowed: IsAllowed, cre
 
 /**
  * Opens the parent of the file `checked` for writing ({@link openWritableDirectory}, making missing parents when
- * `createParents`) after checking the file itself passes `isAllowed` (else OUTSIDE_WORKSPACE).
+ * `createParents`, each pushed on `made`) after checking the file itself passes `isAllowed` (else OUTSIDE_WORKSPACE).
  */
-export function openParentForWrite(checked: CheckedPath, isAllowed: IsAllowed, createParents: boolean): { dir: VerifiedDir; name: string } {
+export function openParentForWrite(checked: CheckedPath, isAllowed: IsAllowed, createParents: boolean, made?: string[]): { dir: VerifiedDir; name: string } {
   if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot write ${checked}: this session may not write it`);
-  return { dir: openWritableDirectory(path.dirname(checked), isAllowed, createParents), name: path.basename(checked) };
+  return { dir: openWritableDirectory(path.dirname(checked), isAllowed, createParents, made), name: path.basename(checked) };
 }
 
 /**

@@ -1,11 +1,11 @@
-import { lstatSync, unlinkSync, type Stats } from 'node:fs';
+import { lstatSync, rmdirSync, unlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
 import type { CheckedPath } from '../../src/path-guard/index.js';
 import { toFsError } from './fs-error.js';
 import { openParentForWrite } from './mkdir-verified.js';
 import type { IsAllowed } from './open-verified.js';
-import type { VerifiedDir } from './verified-dir.js';
+import { openDirectory, type VerifiedDir } from './verified-dir.js';
 
 /**
  * Deletes one file (for a patch's Delete) through its verified parent directory ({@link removeFileIn}). Throws
@@ -40,5 +40,26 @@ export function removeFileIn(dir: VerifiedDir, name: string): void {
     unlinkSync(dir.entry(name));
   } catch (error) {
     throw toFsError(error, 'delete', target);
+  }
+}
+
+/**
+ * Removes the directories a failed change made (`made`, parents first, as {@link openParentForWrite} pushes them),
+ * deepest first, each through its parent opened and verified again (rmdirat through the descriptor on Linux) and only
+ * while empty: one that something else filled meanwhile stays, and so does one whose parent became a link, so a
+ * rollback never removes anything it did not make. Best effort: what cannot be removed stays.
+ */
+export function removeMadeDirectories(made: readonly string[]): void {
+  for (const dir of [...made].reverse()) {
+    try {
+      const parent = openDirectory(path.dirname(dir), 'exact');
+      try {
+        rmdirSync(parent.entry(path.basename(dir)));
+      } finally {
+        parent.close();
+      }
+    } catch {
+      // not empty, swapped or gone: it stays, and so do its parents (their rmdir fails the same way)
+    }
   }
 }

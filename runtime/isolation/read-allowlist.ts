@@ -1,31 +1,69 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { moduleSpecifiers, specifierTarget } from '../../src/isolation/module-specifiers.js';
 
 /**
- * What a tool host process may read: toolwarden's build, the package.json files that give its modules their type,
- * the packages toolwarden depends on (transitively), and for each host tool module its directory, its package.json
- * and that package's dependencies. Nothing else: no home directory, no workspace (the broker reads for the tools).
+ * What a tool host process may read: toolwarden's build, its package.json and the packages it depends on
+ * (transitively); and for the host tool modules, the module graph they run: each module file, the files it imports
+ * by path (followed in turn), and the root of each package it imports with that package's dependencies. Never the
+ * folder around a module: a `.env` beside it, or the host project it sits in, stays unreadable. Nothing else either:
+ * no home directory, no workspace (the broker reads for the tools).
  */
 export function collectReadPaths(distDir: string, moduleUrls: readonly string[]): string[] {
   const paths = new Set<string>([fs.realpathSync(distDir)]);
-  const roots = [path.dirname(distDir)];
-  for (const url of moduleUrls) {
-    if (!url.startsWith('file:')) continue;
-    const file = fs.realpathSync(fileURLToPath(url));
-    paths.add(path.dirname(file));
-    roots.push(path.dirname(file));
-  }
-  for (const root of roots) {
-    const manifest = findPackageJson(root);
-    if (!manifest) continue;
+  const manifest = findPackageJson(path.dirname(distDir));
+  if (manifest !== undefined) {
     paths.add(manifest);
-    // A node_modules that is a symlink (a git worktree sharing its checkout's) is looked up through the link's name.
-    const modules = path.join(path.dirname(manifest), 'node_modules');
-    if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink() === true) paths.add(modules);
-    for (const dir of dependencyDirs(path.dirname(manifest))) paths.add(dir);
+    addDependencies(paths, path.dirname(manifest));
+  }
+  // Each module as reached (its URL, then relative to that) and as it really is: Node resolves imports from the real
+  // path, but inside the sandbox, where the reached path is mounted as a plain directory, from the reached one.
+  const pending = moduleUrls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
+  const visited = new Set<string>();
+  for (let reached = pending.pop(); reached !== undefined; reached = pending.pop()) {
+    const real = realpathOrUndefined(reached);
+    if (real === undefined || visited.has(reached) || !fs.statSync(real).isFile()) continue;
+    visited.add(reached);
+    paths.add(reached);
+    paths.add(real);
+    // Node reads the package.json of a `.js` module's scope to learn whether it is ESM (its "type").
+    const scope = real.endsWith('.js') ? findPackageJson(path.dirname(real)) : undefined;
+    if (scope !== undefined) paths.add(scope);
+    for (const specifier of moduleSpecifiers(fs.readFileSync(real, 'utf8'), real.endsWith('.cjs'))) {
+      const target = specifierTarget(specifier);
+      for (const from of new Set([reached, real])) {
+        if (target.kind === 'file') pending.push(fileURLToPath(new URL(target.specifier, pathToFileURL(from))));
+        else if (target.kind === 'package') addPackage(paths, path.dirname(from), target.name);
+      }
+    }
   }
   return [...paths];
+}
+
+/** A package `name` as Node finds it from `fromDir`: its root (real and as reached), and its dependencies. */
+function addPackage(paths: Set<string>, fromDir: string, name: string): void {
+  const located = locatePackage(fromDir, name);
+  if (located === undefined) return;
+  for (const link of located.links) paths.add(link);
+  paths.add(located.root);
+  addDependencies(paths, located.root);
+}
+
+/** The real directories of every package `packageDir` depends on, transitively, and the links Node reaches them by. */
+function addDependencies(paths: Set<string>, packageDir: string): void {
+  const pending = [packageDir];
+  const found = new Set<string>();
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    for (const name of declaredDependencies(dir)) {
+      const located = locatePackage(dir, name);
+      if (located === undefined || found.has(located.root)) continue;
+      found.add(located.root);
+      for (const link of located.links) paths.add(link);
+      paths.add(located.root);
+      pending.push(located.root);
+    }
+  }
 }
 
 /** The nearest package.json at or above `dir`. */
@@ -37,24 +75,13 @@ function findPackageJson(dir: string): string | undefined {
   }
 }
 
-/** Real directories of every package `packageDir` depends on, transitively, as Node's resolution would find them. */
-function dependencyDirs(packageDir: string): string[] {
-  const found = new Set<string>();
-  const pending = [packageDir];
-  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
-    for (const name of declaredDependencies(dir)) {
-      const located = locatePackage(dir, name);
-      if (located && !found.has(located)) {
-        found.add(located);
-        pending.push(located);
-      }
-    }
-  }
-  return [...found];
-}
-
 function declaredDependencies(packageDir: string): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
   const names = ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((field) => {
     const entries = manifest[field];
     return typeof entries === 'object' && entries !== null ? Object.keys(entries) : [];
@@ -62,11 +89,30 @@ function declaredDependencies(packageDir: string): string[] {
   return [...new Set(names)];
 }
 
-/** `node_modules/<name>` looked up from `fromDir` upwards; undefined when not installed (optional or peer). */
-function locatePackage(fromDir: string, name: string): string | undefined {
+/**
+ * `node_modules/<name>` looked up from `fromDir` upwards, as Node does: its real root, and the symlinks Node passes
+ * on the way from that node_modules (a node_modules shared by a git worktree, a package linked in), which the sandbox
+ * recreates as links and Node's permission model checks as reached. Undefined when not installed (optional or peer).
+ * A package `fromDir` itself belongs to (a self-reference) is not found here: its files count only as imported.
+ */
+function locatePackage(fromDir: string, name: string): { links: string[]; root: string } | undefined {
   for (let current = fromDir; ; current = path.dirname(current)) {
-    const candidate = path.join(current, 'node_modules', name);
-    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
+    const modules = path.join(current, 'node_modules');
+    const candidate = path.join(modules, name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) {
+      // Only links from the node_modules down: a link above it (the project's folder) would open the folder itself.
+      const steps = [modules, ...name.split('/').map((_s, i, all) => path.join(modules, ...all.slice(0, i + 1)))];
+      const links = steps.filter((step) => fs.lstatSync(step, { throwIfNoEntry: false })?.isSymbolicLink() === true);
+      return { links, root: fs.realpathSync(candidate) };
+    }
     if (path.dirname(current) === current) return undefined;
+  }
+}
+
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
   }
 }

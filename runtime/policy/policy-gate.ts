@@ -34,7 +34,10 @@ export interface ApprovalRequest {
   signal: AbortSignal;
 }
 
-/** The host's approver: answers an `ask`. Throwing or answering anything else counts as deny. */
+/**
+ * The host's approver: answers an `ask` with one of the request's `options`. Throwing, or answering anything else
+ * (allow-always where it is not offered included), is a denial.
+ */
 export type Approver = (request: ApprovalRequest) => ApprovalOption | Promise<ApprovalOption>;
 
 /** The per-session facts the gate needs. */
@@ -138,12 +141,16 @@ export class PolicyGate {
     } finally {
       wait.dispose();
     }
-    if (answer === 'allow-always' && admitted.options.includes('allow-always')) {
+    // Only an offered choice counts: allow-always where only allow and deny are offered (a dangerous removal) is no
+    // allow at all, and is refused at once, naming the answer.
+    if (typeof answer !== 'string' || !(admitted.options as readonly string[]).includes(answer)) {
+      return refuse('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}, which is not one of ${admitted.options.join(', ')}`);
+    }
+    if (answer === 'allow-always') {
       session.memory.remember(subjectKey(subject));
       return { decision: 'allow', rule: APPROVAL_RULES.always, reason, admitted };
     }
-    // Offered only 'allow' and 'deny' (dangerous removal), an 'allow-always' is an allow for this call alone.
-    if (answer === 'allow' || answer === 'allow-always') return { decision: 'allow', rule: APPROVAL_RULES.once, reason, admitted };
+    if (answer === 'allow') return { decision: 'allow', rule: APPROVAL_RULES.once, reason, admitted };
     return refuse('APPROVAL_DENIED', `${reason}; the approver answered ${JSON.stringify(answer)}`);
   }
 

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, errors as joseErrors, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
 import { ToolwardenError } from '../errors.js';
 import type { Capability } from './capability.js';
+import { packTokenBlocklist, unpackTokenBlocklist } from './token-blocklist.js';
 import { signEd25519, type TokenKeys } from './token-keys.js';
 
 const ISSUER = 'toolwarden';
@@ -28,7 +29,7 @@ export function nowSeconds(): number {
  * @param issuedAt the token's `iat` in epoch seconds, so a token signed lazily still expires when it was meant to
  */
 export function signCapability(capability: Capability, signer: TokenSigner, ttlSeconds: number, issuedAt = nowSeconds()): string {
-  const claims = { [CLAIM]: capability, iss: ISSUER, aud: AUDIENCE, jti: capability.sid, iat: issuedAt, exp: issuedAt + ttlSeconds };
+  const claims = { [CLAIM]: packTokenBlocklist(capability), iss: ISSUER, aud: AUDIENCE, jti: capability.sid, iat: issuedAt, exp: issuedAt + ttlSeconds };
   const payload = base64url(JSON.stringify(claims));
   if (signer instanceof Uint8Array) {
     const signingInput = `${HS256_HEADER}.${payload}`;
@@ -59,7 +60,7 @@ export async function verifyCapability(token: unknown, key: Uint8Array, keys?: T
       throw new ToolwardenError('TOKEN_INVALID', 'token carries no capability');
     }
     if (typeof payload.exp !== 'number') throw new ToolwardenError('TOKEN_INVALID', 'token has no expiry');
-    return { capability: capability as Capability, expiresAt: payload.exp, signedBy: protectedHeader.alg === 'HS256' ? 'hs256' : 'ed25519' };
+    return { capability: unpackTokenBlocklist(capability as Capability), expiresAt: payload.exp, signedBy: protectedHeader.alg === 'HS256' ? 'hs256' : 'ed25519' };
   } catch (error) {
     if (error instanceof ToolwardenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new ToolwardenError('TOKEN_INVALID', 'token expired: mint a new one');

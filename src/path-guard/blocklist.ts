@@ -1,30 +1,8 @@
 import type { PlatformPath } from 'node:path';
+import { DEFAULT_BLOCKLIST, type BlockedEntry } from './default-blocklist.js';
 import { isInside, splitPath } from './segments.js';
 
-/**
- * One entry of the blocklist: files and directories that run code later (when a shell starts, when git runs,
- * when an editor or agent opens the folder) or hold credentials. The one source for the file tools, the static
- * shell check and the OS sandbox.
- */
-export interface BlockedEntry {
-  /**
-   * Consecutive path segments, matched case-insensitively; the entry covers the match and everything under it. A
-   * `**` segment stands for zero or more segments: `['.git', 'modules', '**', 'hooks']` covers `.git/modules/a/b/hooks`.
-   */
-  readonly segments: readonly string[];
-  /**
-   * `any`: at any depth, the workspace root's own top level included. `nested`: everywhere except directly in the
-   * workspace root (the top repository's `.git/config` is the host's own; a nested repository's is a trap).
-   */
-  readonly depth: 'any' | 'nested';
-  /**
-   * `non-directory`: the entry covers the matched path itself when it is a file or a symlink (kind `other`), and
-   * nothing under a directory of that name.
-   */
-  readonly only?: 'non-directory';
-  /** Why it is blocked, for error messages and docs/paths.md. */
-  readonly why: string;
-}
+export { DEFAULT_BLOCKLIST, type BlockedEntry };
 
 /**
  * What a path is or will be, where the caller knows: `other` (a file or symlink: what a file tool writes, or a walk
@@ -32,36 +10,6 @@ export interface BlockedEntry {
  * which a `non-directory` entry does not match and the sandbox's check after the command decides.
  */
 export type BlockedPathKind = 'directory' | 'other' | 'unknown';
-
-const SHELL_STARTUP = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout'];
-
-/** The default blocklist. Extend or relax it per session with the `blockedPaths` option. */
-export const DEFAULT_BLOCKLIST: readonly BlockedEntry[] = [
-  { segments: ['.ssh'], depth: 'any', why: 'SSH keys and authorized_keys grant logins' },
-  { segments: ['.aws'], depth: 'any', why: 'cloud credentials' },
-  { segments: ['.git', 'hooks'], depth: 'any', why: 'git runs hooks as code' },
-  // A submodule's repository lives under the superproject's .git/modules/<name> (a name may hold slashes; submodules
-  // of submodules nest under modules/ again): git runs its hooks in the submodule's work tree.
-  { segments: ['.git', 'modules', '**', 'hooks'], depth: 'any', why: "git runs a submodule repository's hooks as code" },
-  { segments: ['.husky'], depth: 'any', why: 'husky keeps git hooks there (core.hooksPath): git runs them as code' },
-  { segments: ['.git', 'config'], depth: 'nested', why: "a nested repository's config runs code (core.fsmonitor, core.hooksPath, aliases)" },
-  // What else git reads as configuration or hooks in a repository: a nested one is the writer's to make.
-  { segments: ['.git', 'config.worktree'], depth: 'nested', why: "a nested repository's per-worktree config runs code like its config" },
-  { segments: ['.git', 'commondir'], depth: 'nested', why: "commondir makes git take config and hooks from another directory" },
-  { segments: ['.git', 'worktrees'], depth: 'nested', why: "a nested repository's worktree entries carry commondir, gitdir and config of their own" },
-  { segments: ['.git', 'modules'], depth: 'nested', why: "a nested repository's submodule repositories have config and hooks of their own" },
-  {
-    segments: ['.git'], depth: 'any', only: 'non-directory',
-    why: 'a .git file (gitdir: ...) or symlink makes git use another directory as the repository, whose hooks and config run code',
-  },
-  ...SHELL_STARTUP.map((name): BlockedEntry => ({ segments: [name], depth: 'any', why: 'shell start-up files run when a shell starts' })),
-  { segments: ['.gitconfig'], depth: 'any', why: 'git configuration runs code (core.fsmonitor, aliases, pagers)' },
-  { segments: ['.mcp.json'], depth: 'any', why: 'agent MCP configuration starts servers' },
-  { segments: ['.claude'], depth: 'any', why: 'agent configuration runs hooks and commands' },
-  { segments: ['.vscode'], depth: 'any', why: 'editor tasks and settings run code when the folder opens' },
-  { segments: ['.idea'], depth: 'any', why: 'IDE run configurations run code' },
-  { segments: ['.envrc'], depth: 'any', why: 'direnv runs it on entering the directory' },
-];
 
 // Deny rules fold case aggressively on every flavour (macOS APFS and ext4 casefold directories are
 // case-insensitive too); upper-then-lower also maps the long s and the Kelvin sign onto `s` and `k`.

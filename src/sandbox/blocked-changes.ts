@@ -43,13 +43,14 @@ const stateOf = (signature: string): string => signature.slice(signature.indexOf
 /**
  * Missing paths at the workspace's top that the sandbox covers with an empty read-only mount so a command cannot
  * create them: every single-segment `any`-depth entry of `list` (`.ssh`, `.bashrc`, `.envrc`, ...) and a
- * two-segment one whose parent exists (`.git/hooks` under an existing `.git`). `exists` answers for the real disk.
+ * two-segment one whose parent exists (`.git/hooks` under an existing `.git`), except entries marked `stub: false`
+ * (a file a program reads in place, which an empty directory would break). `exists` answers for the real disk.
  */
 export function topLevelStubs(workspaceRoot: string, exists: (path: string) => boolean, isDir: (path: string) => boolean, list: readonly BlockedEntry[] = DEFAULT_BLOCKLIST): string[] {
   const stubs: string[] = [];
   for (const entry of list) {
     // A missing `.git` is no stub: `git init` may make the directory; a .git file made instead is found after.
-    if (entry.depth !== 'any' || entry.only !== undefined || entry.segments.includes('**')) continue;
+    if (entry.depth !== 'any' || entry.only !== undefined || entry.stub === false || entry.segments.includes('**')) continue;
     const path = posix.join(workspaceRoot, ...entry.segments);
     const parent = posix.dirname(path);
     if (exists(path)) continue;

@@ -112,12 +112,14 @@ describe('dangerous removal', () => {
     const { rt, asked } = await approvingRuntime(['allow-always', 'deny', 'deny']);
     try {
       const s = await rt.openSession({ workspaceRoot: victim.root, tools: ['bash'], sandbox: 'off', permissions: { bash: { allow: ['rm *'] } } });
-      // The approver answers allow-always: it counts for this call only.
-      await s.call('bash', { command: cmd });
+      // The approver answers allow-always, which is not offered: the call is denied at once, naming the answer.
+      const first = await s.call('bash', { command: cmd });
+      expect(first).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
+      expect(textOf(first)).toContain('the approver answered "allow-always", which is not one of allow, deny');
       expect(asked[0]).toMatchObject({ tool: 'bash', dangerous: true, options: ['allow', 'deny'] });
       expect(asked[0]?.options).not.toContain('allow-always');
-      // Asked again, not remembered; the approver now denies and nothing runs.
-      victim.write({ 'keep.txt': 'k\n' });
+      expect(fs.existsSync(victim.at('keep.txt'))).toBe(true);
+      // Asked again, nothing remembered; the approver now denies and nothing runs.
       const again = await s.call('bash', { command: cmd });
       expect(again).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
       expect(asked).toHaveLength(2);
@@ -149,7 +151,8 @@ describe('dangerous removal', () => {
     const s = await rt.openSession({ workspaceRoot: ws.root, tools: ['bash'], sandbox: 'off', permissions: { bash: 'allow' } });
     const first = await s.call('bash', { command: 'echo "unterminated' });
     expect(asked[0]).toMatchObject({ dangerous: false, options: ['allow', 'deny'] });
-    expect(first.code).not.toBe('APPROVAL_DENIED');
+    // allow-always is not offered here: the answer is a denial, not an allow for this call.
+    expect(first).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
     expect(await s.call('bash', { command: 'echo "unterminated' })).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
     expect(asked).toHaveLength(2);
     await rt.close();

@@ -22,8 +22,8 @@ describe('the blockedPaths option', () => {
   });
 
   it.each([
-    ['.npmrc', '/ws/.npmrc', '/ws/npmrc'],
-    ['.npmrc', '/ws/pkg/.NPMRC', '/ws/pkg/.npmrc.bak'],
+    ['.netrc', '/ws/.netrc', '/ws/netrc'],
+    ['.netrc', '/ws/pkg/.NETRC', '/ws/pkg/.netrc.bak'],
     ['config/deploy', '/ws/app/config/deploy/prod.sh', '/ws/app/config/deployment'],
     ['config/**/secrets', '/ws/config/a/b/secrets/k', '/ws/config/a/secretsx'],
     ['config/**/secrets', '/ws/app/config/secrets', '/ws/secrets'],

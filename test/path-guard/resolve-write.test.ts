@@ -148,7 +148,8 @@ describe('resolveForWrite on a real tree', () => {
     ['near miss .aws.txt', () => '.aws.txt', 'ws/.aws.txt'],
     ['near miss .git/hook', () => '.git/hook/x', 'ws/.git/hook/x'],
     ['near miss .git/hooks-old', () => '.git/hooks-old/x', 'ws/.git/hooks-old/x'],
-    ['near miss .github/hooks', () => '.github/hooks/x', 'ws/.github/hooks/x'],
+    // .github/hooks itself is blocked (Copilot agents run its hooks); hooks deeper under .github are not git's.
+    ['near miss hooks under .github', () => '.github/ci/hooks/x', 'ws/.github/ci/hooks/x'],
     ['near miss hooks at the top', () => 'hooks/x', 'ws/hooks/x'],
     ['near miss .git/config', () => '.git/config', 'ws/.git/config'],
     ['near miss .gitignore', () => '.gitignore', 'ws/.gitignore'],

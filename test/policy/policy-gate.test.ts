@@ -51,3 +51,28 @@ describe('the policy gate answers repeated calls the same as the first', () => {
     for (let i = 0; i < 2000; i++) expect(gate.hasRulesFor(one, `tool_${i}`)).toBe(i === 1500);
   });
 });
+
+// Issue 29 item 9: an answer outside the choices offered for the call (allow-always for a dangerous removal, where
+// only allow and deny are offered) is a denial at once that names the answer and who gave it, never an allow.
+describe('an approver answering outside the offered choices', () => {
+  const removal = { tool: 'bash', kind: 'bash' as const, commands: ['rm -rf .'], dangerous: true };
+  const ask = session([{ bash: 'ask' }]);
+
+  it.each([
+    ['allow-always where only allow and deny are offered', 'allow-always'],
+    ['a word that is no answer', 'yes'],
+    ['no answer at all', undefined],
+  ])('%s is denied, naming the approver and its answer', async (_name, answer) => {
+    const gate = new PolicyGate(undefined, () => answer as never);
+    const outcome = await gate.enforce(ask, { tool: 'bash', exposure: { visible: true, allowed: ['bash'] }, subject: removal }, {}, context);
+    expect(outcome).toMatchObject({ decision: 'deny', code: 'APPROVAL_DENIED' });
+    expect(outcome.admitted.options).toEqual(['allow', 'deny']);
+    expect(outcome.reason).toContain(`the approver answered ${JSON.stringify(answer)}, which is not one of allow, deny`);
+  });
+
+  it.each([['allow'], ['allow-always']])('near miss: %s, when offered, allows', async (answer) => {
+    const gate = new PolicyGate(undefined, () => answer as never);
+    const plain = { tool: 'bash', kind: 'bash' as const, commands: ['echo hi'] };
+    expect(await gate.enforce(ask, { tool: 'bash', exposure: { visible: true, allowed: ['bash'] }, subject: plain }, {}, context)).toMatchObject({ decision: 'allow' });
+  });
+});

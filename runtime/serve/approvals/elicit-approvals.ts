@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RaceEvent } from '../../../src/serve/approval-race.js';
 import type { ApprovalOption } from '../../../src/policy/types.js';
 import type { ApprovalRequest } from '../../policy/policy-gate.js';
@@ -21,7 +22,10 @@ export async function elicitApproval(server: Server | undefined, request: Approv
     return { type: 'unavailable', channel: 'elicitation', why: 'the client declared no elicitation capability' };
   }
   try {
-    const answer = await server.elicitInput(approvalForm(request), { timeout: timeoutMs, signal });
+    // Sent as a plain request, not through elicitInput: the SDK would turn an answer outside the form's choices into
+    // an error, which reads as a client unable to answer and left the call waiting for the other channel; the race
+    // checks the answer against the choices and denies at once, naming the client and what it answered.
+    const answer = await server.request({ method: 'elicitation/create', params: { mode: 'form', ...approvalForm(request) } }, ElicitResultSchema, { timeout: timeoutMs, signal });
     if (answer.action === 'accept') return { type: 'answered', channel: 'elicitation', answer: answer.content?.[ANSWER_FIELD] };
     return { type: 'answered', channel: 'elicitation', answer: 'deny', note: `the client ${answer.action === 'decline' ? 'declined' : 'cancelled'} the question` };
   } catch (error) {

@@ -110,10 +110,11 @@ function answer(id: string, body: unknown, actions: DashboardActions, reply: Rep
   }
   const options = actions.approvalOptions(id);
   if (options === undefined) return approvalNotFound(reply, id);
-  if (!options.includes(decision as ApprovalOption)) {
-    return reply(400, { code: 'INVALID_ARGS', message: `decision '${decision}' is not offered for this call (offered: ${options.join(', ')}); a dangerous removal can only be allowed once` });
-  }
+  // A decision not offered for this call is still the operator's answer: the call is denied at once, naming it.
   if (!actions.answer(id, decision as ApprovalOption)) return approvalNotFound(reply, id);
+  if (!options.includes(decision as ApprovalOption)) {
+    return reply(200, { ok: true, decision: 'deny', message: `decision '${decision}' is not offered for this call (offered: ${options.join(', ')}; a dangerous removal can only be allowed once), so the call is denied` });
+  }
   return reply(200, { ok: true, decision });
 }
 

@@ -76,17 +76,30 @@ describe('the approval inbox', () => {
     await alice.close();
   });
 
-  it('a dangerous removal offers no allow-always, and refuses it without answering', async () => {
+  // Issue 29 item 9: an answer outside the offered choices used to leave the call waiting its whole deadline, to
+  // end as "no answer"; it is a denial at once that names who answered and what.
+  it('a dangerous removal offers no allow-always; answering it anyway denies the call at once, naming the inbox', async () => {
     const alice = await node.client(ALICE);
     const call = alice.callTool({ name: 'bash', arguments: { command: 'rm -rf *' } });
     const item = (await until(state, (s) => s.approvals.length === 1)).approvals[0]!;
     expect(item).toMatchObject({ dangerous: true, options: ['allow', 'deny'] });
-    const refused = await answer(item.id, 'allow-always');
-    expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ code: 'INVALID_ARGS', message: expect.stringContaining('dangerous removal') });
-    expect((await state()).approvals.map((a) => a.id)).toEqual([item.id]);
-    expect((await answer(item.id, 'deny')).status).toBe(200);
-    expect((await call).isError).toBe(true);
+    const answered = await answer(item.id, 'allow-always');
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toMatchObject({ ok: true, decision: 'deny', message: expect.stringContaining('dangerous removal') });
+    const result = await call;
+    expect(textOf(result)).toMatch(/APPROVAL_DENIED.*the dashboard's approval inbox answered "allow-always", not one of allow, deny/s);
+    expect(textOf(result)).not.toContain('no answer within');
+    expect((await state()).approvals).toEqual([]);
+    expect(fs.existsSync(node.home.at('alice/plan.md'))).toBe(true);
+    await alice.close();
+  });
+
+  it('a client answering outside the offered choices denies the call at once, naming the client, and takes the inbox entry down', async () => {
+    const alice = await node.client(ALICE, () => ({ action: 'accept', content: { decision: 'allow-always' } }));
+    const result = await alice.callTool({ name: 'bash', arguments: { command: 'rm -rf *' } });
+    expect(textOf(result)).toMatch(/APPROVAL_DENIED.*the client \(elicitation\) answered "allow-always", not one of allow, deny/s);
+    expect(textOf(result)).not.toContain('no answer within');
+    expect((await state()).approvals).toEqual([]);
     expect(fs.existsSync(node.home.at('alice/plan.md'))).toBe(true);
     await alice.close();
   });
