@@ -35,7 +35,7 @@ export function verifyDirectory(dir: string): void {
   if (process.platform === 'win32') {
     // Windows cannot open a directory as an fd here; realpath is the best check Node offers.
     const real = realpathSync.native(dir);
-    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
+    if (real !== dir) throw swappedError(dir, 'reached through a symlink');
     return;
   }
   let fd: number;
@@ -48,7 +48,7 @@ export function verifyDirectory(dir: string): void {
   }
   try {
     const real = getFdRealPath(fd, dir);
-    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
+    if (real !== dir) throw swappedError(dir, 'reached through a symlink');
   } finally {
     closeSync(fd);
   }
