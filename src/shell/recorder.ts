@@ -120,14 +120,14 @@ export class Recorder {
     }
   }
 
-  /** Records an access of `word` and of every symlink a link-following recursive walk under it meets. */
-  walk(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string): void {
+  /** Records an access of `word` and of every symlink a link-following walk under it meets, `depth` levels down. */
+  walk(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string, depth = Infinity): void {
     this.access(word, mode, cwds, command);
     if (word.value === null || word.pipe) return;
     const roots = word.glob ? cwds.flatMap((cwd) => (cwd === null ? [] : (expandGlob(this.ctx.fs, cwd, word.pattern) ?? []).map((m) => resolveFrom(cwd, m)))) : cwds.map((cwd) => (cwd === null ? null : resolveFrom(cwd, word.value as string)));
     for (const root of roots) {
       if (root === null) continue;
-      const links = linksInTree(this.ctx.fs, root);
+      const links = linksInTree(this.ctx.fs, root, depth);
       if (links === null) this.unresolvedWord(word.source, command, `the tree it walks has more than ${MAX_TREE_ENTRIES} entries`);
       for (const link of links ?? []) this.record(link, mode, '/', command);
     }
