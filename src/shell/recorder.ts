@@ -294,7 +294,7 @@ export class Recorder {
   /** Records a removal: a write, plus a dangerous-removal entry when the target is catastrophic. */
   removal(word: Word, recursive: boolean, cwds: Cwds, command: string): void {
     this.access(word, 'write', cwds, command, false);
-    if (recursive) this.removeTree(word, cwds, command);
+    if (recursive) this.writeTree(word, cwds, command, 'remove');
     this.markRemoved(word, cwds, command);
     if (word.value === null) {
       if (recursive) this.dangerous(word.source, command, 'a recursive removal of a target only known at run time');
@@ -310,18 +310,23 @@ export class Recorder {
     }
   }
 
-  // A recursive removal unlinks every entry below (a nested repository's .git/config too): each is a write, up to
-  // MAX_TREE_ENTRIES; a target outside the workspace is refused by its own access, so it is not walked.
-  private removeTree(word: Word, cwds: Cwds, command: string): void {
+  /**
+   * Records a write of every entry below `word` that a recursive command changes (a nested repository's .git/config
+   * too), up to MAX_TREE_ENTRIES, links as entries: `remove` (rm -r) unlinks them, the operand itself not followed
+   * (the root itself is a dangerous removal instead); `change` (chmod -R, chown -R) changes their mode or owner, the
+   * operand followed as those commands do. A target outside the workspace is refused by its own access, so it is
+   * not walked.
+   */
+  writeTree(word: Word, cwds: Cwds, command: string, how: 'remove' | 'change'): void {
     if (word.value === null) return;
     const root = posix.resolve(this.ctx.workspaceRoot);
     for (const cwd of cwds) {
       if (cwd === null) continue;
       for (const name of word.glob ? this.listGlob(word, cwd, command) : [word.value]) {
-        const where = this.place(cwd, name);
-        if (!('path' in where) || !where.path.startsWith(`${root}/`) || this.ctx.fs.kind(where.path) !== 'dir') continue;
+        const where = how === 'remove' ? this.place(cwd, name) : lookupPhysical(this.ctx.fs, cwd, name);
+        if (!('path' in where) || !(where.path.startsWith(`${root}/`) || (how === 'change' && where.path === root)) || this.ctx.fs.kind(where.path) !== 'dir') continue;
         const entries = entriesInTree(this.ctx.fs, where.path, false);
-        if (entries === null) this.unresolvedWord(name, command, `the tree it removes has more than ${MAX_TREE_ENTRIES} entries, so a blocked file in it cannot be ruled out`);
+        if (entries === null) this.unresolvedWord(name, command, `the tree it ${how === 'remove' ? 'removes' : 'changes'} has more than ${MAX_TREE_ENTRIES} entries, so a blocked file in it cannot be ruled out`);
         for (const entry of entries ?? []) this.record(posix.join(where.path, entry.rel), 'write', '/', command, { followLeaf: false });
       }
     }

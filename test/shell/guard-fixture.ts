@@ -7,8 +7,8 @@ import type { ShellCheck } from '../../src/shell/index.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 /**
- * A real tree checked by the real guard, as the runtime checks a bash call with the sandbox off: a workspace whose
- * links lead outside (a file, a directory, a missing file, a loop, `/`) and stay inside, a read root, and a
+ * A real tree checked by the real guard, as the runtime checks a bash call with the sandbox off: a workspace (a
+ * repository, with a nested one) whose links lead outside (a file, a directory, a missing file, a loop, `/`) and stay inside, a read root, and a
  * directory outside whose names must never show in what the checker says.
  */
 export interface GuardFixture {
@@ -28,6 +28,9 @@ export function createGuardFixture(): GuardFixture {
   const tree = makeTempTree('tw-guard-shell', {
     'ws/a.txt': 'a\n',
     'ws/src/x.ts': 'x\n',
+    'ws/.git/HEAD': 'ref: refs/heads/main\n',
+    'ws/.git/hooks/pre-commit.sample': '#!/bin/sh\n',
+    'ws/nested/.git/config': '[core]\n',
     'ro/ref.txt': 'r\n',
     'outside/a.txt': 'outside a\n',
     'outside/secret-name.txt': 'secret\n',

@@ -55,6 +55,8 @@ const FOLLOWING: [string, string][] = [
   ['chown', 'chown -RL 0:0 links'],
   ['chown', 'chown -R -L 0:0 .'],
   ['chown', 'chown -RH 0:0 links/out-dir'],
+  ['chown', 'chown -RH 0:0 links'],
+  ['chgrp', 'chgrp -RH 0 links'],
   ['chgrp', 'chgrp -RL 0 links'],
   ['readlink', 'readlink -f links/out-file'],
   ['readlink', 'readlink -e links/out-dir'],
@@ -114,6 +116,29 @@ const NEAR_MISSES: [string, string][] = [
   ['diff', 'diff -r links-in src'],
   ['wc', 'wc -L a.txt'],
 ];
+
+// Found by the differential checker with fresh seeds: a recursive chmod, chown or chgrp changes every entry below
+// (`chown -RH 0:0 src/..` changed the owner of .git/hooks and nested/.git/config), each a write the guard checks.
+const RECURSIVE_CHANGES: [string, 'deny' | 'allow'][] = [
+  ['chmod -R u+w .', 'deny'],
+  ['chmod --recursive go-w src/..', 'deny'],
+  ['chmod -R 755 nested', 'deny'],
+  ['chown -R 0:0 .', 'deny'],
+  ['chgrp -R 0 n*', 'deny'],
+  ['chown -RH 0:0 src/..', 'deny'],
+  ['chmod -R u+w src', 'allow'],
+  ['chmod -R u+w links', 'allow'],
+  ['chown -R 0:0 src links-in', 'allow'],
+  ['chmod u+w .', 'allow'],
+  ['chmod 644 nested/a.txt', 'allow'],
+];
+
+describe('a recursive change of mode or owner writes every entry below', () => {
+  it.each(RECURSIVE_CHANGES)('%s -> %s', async (line, verdict) => {
+    const check = await fx.check(line);
+    expect(check.verdict, fx.said(check)).toBe(verdict);
+  });
+});
 
 describe('options that follow links read through them', () => {
   it.each(FOLLOWING)('%s: %s does not run unasked', async (_command, line) => {

@@ -17,6 +17,8 @@ export interface CommandApi {
    * destination, `git init DIR`).
    */
   write(word: Word, leaves?: 'file' | 'any'): void;
+  /** Every entry below the operand is changed (chmod -R, chown -R): each is a write, a blocked name among them refused. */
+  changeTree(word: Word): void;
   /** The operand is removed (rm, rmdir, find -delete, the source of mv): a write, checked for dangerous targets. */
   remove(word: Word, recursive: boolean): void;
   /**

@@ -21,6 +21,8 @@ export interface OperandRule extends OptionSpec {
   followWith?: readonly string[];
   /** The command follows links as `followWith` says unless one of these options is given (`diff --no-dereference`). */
   followUnless?: readonly string[];
+  /** With any of these options the command changes every entry below a directory operand (`chmod -R`): each is written. */
+  treeWith?: readonly string[];
   /** No operand is a file (`numfmt 1000`). */
   skipAll?: boolean;
   /** A leading operand may be a mode that looks like an option (`chmod -w,a+rwx FILE`). */
@@ -49,10 +51,12 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
     const unfollowed = hasOption(parsed, ...(rule.followUnless ?? []));
     const walks = !unfollowed && rule.walkWith?.some((group) => group.every((name) => name.split('|').some((n) => hasOption(parsed, n)))) === true;
     const follows = !unfollowed && (rule.followUnless !== undefined || hasOption(parsed, ...(rule.followWith ?? [])));
+    const changesTree = mode === 'write' && hasOption(parsed, ...(rule.treeWith ?? []));
     for (const word of files) {
       if (walks) api.walk(word, mode);
       else if (follows) api.walk(word, mode, 1);
       else access(api, mode, word, rule.leaves);
+      if (changesTree) api.changeTree(word);
     }
   };
 }
@@ -141,7 +145,7 @@ export const WRITERS: Readonly<Record<string, OperandRule>> = {
   touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' } },
   tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'] },
   truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' } },
-  chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true, leaves: 'any' },
-  chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']], leaves: 'any' },
-  chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']], leaves: 'any' },
+  chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true, leaves: 'any', treeWith: ['R', 'recursive'] },
+  chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L'], ['R|recursive', 'H']], leaves: 'any', treeWith: ['R', 'recursive'] },
+  chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L'], ['R|recursive', 'H']], leaves: 'any', treeWith: ['R', 'recursive'] },
 };
