@@ -148,5 +148,5 @@ function lstatQuietly(p: string): ReturnType<typeof lstatSync> | undefined {
 }
 
 function swapped(dir: string, now: string): ToolwardenError {
-  return new ToolwardenError('BLOCKED_PATH', `directory ${dir} is now ${now}: a component was swapped for a symlink after the check`);
+  return new PathRefusal('BLOCKED_PATH', dir, PATH_RULES.swapped(now));
 }

@@ -12,6 +12,9 @@ export const PATH_RULES = {
   notWritable: (rule: string): string => `is not writable: ${rule}`,
   loop: `leads through a symlink loop or more than ${MAX_SYMLINK_HOPS} symlinks`,
   changed: (access: 'read' | 'write'): string => `changed after the check: it now leads where this session may not ${access} it`,
+  swapped: (now: string): string => `is now ${now}: a component was swapped for a symlink after the check`,
+  changing: 'changed while it was being opened, so it is not used',
+  notWritableHere: 'is not writable by this session',
 } as const;
 
 // What a refusal that did not come from the guard says, by code: its own message may name anything.
