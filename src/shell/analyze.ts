@@ -1,6 +1,7 @@
 import type { Cwds, Outcome } from './cwd.js';
 import { heredocDisagreement, readHeredocs } from './heredoc.js';
 import { LinkOverlay } from './overlay.js';
+import { readableFs } from './readable-fs.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
@@ -13,13 +14,15 @@ const MAX_COMMAND_LENGTH = 200_000;
 /**
  * Finds statically what a bash command would run, read, write and remove, walking every simple command in
  * lists, pipelines, subshells, groups, control flow, functions, substitutions and here-docs. Never throws for
- * any input: what it cannot follow lands in `unresolved`, `unknownCommands` or `parseError`.
+ * any input: what it cannot follow lands in `unresolved`, `unknownCommands` or `parseError`. It looks only at what
+ * the session may read: outside, entries read as absent and directories as empty (see `readableFs`).
  *
  * @example
  * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
  */
 export function analyzeShellCommand(parser: ShellParser, command: string, given: ShellContext): ShellAnalysis {
-  const overlay = new LinkOverlay(memoizedFs(given.fs));
+  const area = { roots: [given.workspaceRoot, ...given.readRoots], everywhere: given.allowOutsideWorkspace === true };
+  const overlay = new LinkOverlay(memoizedFs(readableFs(memoizedFs(given.fs), area)));
   const ctx = { ...given, fs: overlay.fs };
   const rec = new Recorder(ctx, overlay);
   const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });

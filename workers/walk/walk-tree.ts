@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
+import { PATH_RULES, PathRefusal } from '../../src/path-guard/index.js';
 import { isIgnoredName } from '../../src/walk/ignore-rules.js';
 import { isInsideRoots } from '../../src/walk/scope.js';
 import { openWalkDir } from './walk-dir.js';
@@ -137,7 +138,7 @@ export function resolveWalkRoot(root: string, scopeRoots: readonly string[]): { 
     throw new ToolwardenError('NOT_FOUND', `search path '${root}' does not exist`);
   }
   if (!isInsideRoots(real, scopeRoots)) {
-    throw new ToolwardenError('NOT_READABLE', `search path '${root}' resolves to '${real}', outside the workspace and every read root`);
+    throw new PathRefusal('NOT_READABLE', root, PATH_RULES.outsideReadable(scopeRoots), real !== root);
   }
   return { real, isDir: statSync(real).isDirectory() };
 }

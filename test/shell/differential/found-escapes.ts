@@ -327,6 +327,10 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
   // Found in the shell-esc branch's review: git clean -ff removes an untracked nested repository, blocked .git/config included.
   { command: "git clean -ffdxq", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
   { command: "git clean --force -d -f", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
+  // Found with fresh seeds after link-following options joined the generator (issue 29): a recursive change of owner
+  // with -H changes the referent of every link in the tree, and every entry's owner, blocked ones included.
+  { command: "chown -RH 0:0 src/..", family: 5, evidence: "fchownat @B@/ws/.git/hooks, @B@/outside", pending: false },
+  { command: "F=link-out-file chgrp -RH -v 0 s*", family: 5, evidence: "fchownat @B@/ws/nested/.git/config, @B@/outside", pending: false },
 ];
 
 /**
