@@ -129,25 +129,40 @@ function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: re
   const body = node.children.find((c) => c.field === 'body');
   const redirects = [...node.children.filter((c) => c !== body && c.named), ...trailing];
   if (body && PASSES_REDIRECTS.has(body.type)) return walkNode(scope, body, cwds, redirects);
-  for (const redirect of redirects) walkRedirect(scope, redirect, cwds, node.text);
+  for (const redirect of redirects) {
+    walkRedirect(scope, redirect, cwds, node.text);
+    const extra = wordsAfterRedirect(redirect)[0];
+    if (extra) scope.rec.unresolvedWord(extra.text, node.text, 'bash rejects a word after the redirection of a compound command');
+  }
   return body ? walkNode(scope, body, cwds) : unchanged(cwds);
+}
+
+// tree-sitter-bash reads the words after a redirection's target as more targets (`cmd < f a b`); bash gives them
+// to the command as arguments.
+function wordsAfterRedirect(redirect: SyntaxNode): SyntaxNode[] {
+  return redirect.type === 'file_redirect' ? redirect.children.filter((c) => c.field === 'destination').slice(1) : [];
 }
 
 function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
   const words: Word[] = [];
   const wordNodes: SyntaxNode[] = [];
   const redirects: SyntaxNode[] = [...trailing];
+  const argumentNodes: SyntaxNode[] = trailing.flatMap(wordsAfterRedirect);
   for (const child of node.children) {
     if (child.type === 'variable_assignment') {
       checkAssignmentNode(scope, child, child.text);
       walkChildren(scope, child, cwds);
     } else if (child.field === 'redirect' || child.type.endsWith('_redirect')) {
       redirects.unshift(child);
+      argumentNodes.push(...wordsAfterRedirect(child));
     } else if (child.named && child.type !== 'comment') {
-      walkNode(scope, child, cwds);
-      words.push(...evaluateWord(child, scope.ctx.home, scope.bound));
-      wordNodes.push(child);
+      argumentNodes.push(child);
     }
+  }
+  for (const child of argumentNodes.sort((a, b) => a.start - b.start)) {
+    walkNode(scope, child, cwds);
+    words.push(...evaluateWord(child, scope.ctx.home, scope.bound));
+    wordNodes.push(child);
   }
   const text = wordNodes.map((n) => n.text).join(' ');
   scope.rec.globWords(words, cwds, text || node.text);
@@ -167,7 +182,7 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
   walkChildren(scope, node, cwds);
   if (node.type !== 'file_redirect') return;
   const op = node.children.find((c) => !c.named)?.type ?? '>';
-  for (const destination of node.children.filter((c) => c.field === 'destination')) {
+  for (const destination of node.children.filter((c) => c.field === 'destination').slice(0, 1)) {
     if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(destination.text)) continue;
     if (op === '>&-' || op === '<&-') continue;
     for (const word of evaluateWord(destination, scope.ctx.home, scope.bound)) {
