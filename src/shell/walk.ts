@@ -7,6 +7,8 @@ import { assignmentProblem, checkStateBuiltin } from './builtins.js';
 import { sameCwds, unchanged, unionCwds, type Cwds, type Outcome } from './cwd.js';
 import type { Scope } from './scope.js';
 import type { SyntaxNode } from './types.js';
+import { heredocOf } from './heredoc/agree.js';
+import { walkHeredocBody } from './heredoc/walk-body.js';
 import { evaluateWord, type Word } from './words.js';
 
 // Nodes that hand redirects hung on them down to the simple command they end in; any other node applies them itself.
@@ -83,6 +85,13 @@ export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: r
       return unchanged(cwds);
     case 'comment':
       return unchanged(cwds);
+    case 'file_redirect': {
+      // A redirection reached as a plain child still performs its here-document's expansions.
+      const heredoc = heredocOf(node);
+      if (heredoc !== undefined) walkHeredocBody(scope, heredoc, cwds, node.text);
+      else walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+    }
     default:
       walkChildren(scope, node, cwds);
       return unchanged(cwds);
@@ -132,7 +141,7 @@ function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: re
   for (const redirect of redirects) {
     walkRedirect(scope, redirect, cwds, node.text);
     const extra = wordsAfterRedirect(redirect)[0];
-    if (extra) scope.rec.unresolvedWord(extra.text, node.text, 'bash rejects a word after the redirection of a compound command');
+    if (extra) scope.rec.unresolvedWord(extra.text, node.text, 'a word after this redirection is an argument the check does not follow here (after a compound command, bash rejects it)');
   }
   return body ? walkNode(scope, body, cwds) : unchanged(cwds);
 }
@@ -171,14 +180,8 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
 }
 
 function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): void {
-  if (node.type === 'heredoc_redirect') {
-    for (const child of node.children) {
-      if (child.type.endsWith('_redirect')) walkRedirect(scope, child, cwds, text);
-      else walkNode(scope, child, cwds);
-    }
-    walkHeredocBody(scope, node, cwds);
-    return;
-  }
+  const heredoc = heredocOf(node);
+  if (heredoc !== undefined) return walkHeredocBody(scope, heredoc, cwds, text);
   walkChildren(scope, node, cwds);
   if (node.type !== 'file_redirect') return;
   const op = node.children.find((c) => !c.named)?.type ?? '>';
@@ -190,16 +193,6 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
       if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text, true, 'file');
     }
   }
-}
-
-// An unquoted here-doc body is expanded like a double-quoted string; the parser misses backticks there and
-// everything in a `<<-` body, so the body is walked again as a string of its own.
-function walkHeredocBody(scope: Scope, node: SyntaxNode, cwds: Cwds): void {
-  const start = node.children.find((c) => c.type === 'heredoc_start')?.text ?? '';
-  const body = node.children.find((c) => c.type === 'heredoc_body')?.text ?? '';
-  if (/['"\\]/.test(start) || !/[$`]/.test(body)) return;
-  const lines = node.children.some((c) => c.type === '<<-') ? body.replace(/^\t+/gm, '') : body;
-  scope.walkSource(`: "${lines.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes.length % 2 === 0 ? '\\' : ''}"`)}"`, cwds);
 }
 
 function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {

@@ -143,8 +143,8 @@ function unescapeDoubleQuoted(text: string): string {
 
 const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
 
-// The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...).
-function decodeAnsiC(body: string): string | null {
+/** The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...). */
+export function decodeAnsiC(body: string): string | null {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i] as string;
