@@ -41,6 +41,8 @@ export const HEREDOC_CASES: readonly HeredocCase[] = [
   row("cat <<A <<'B'\n$(cat link-out-file)\nA\nsafe\nB\n", 'deny', true, 'every body is expanded, not only the last stdin'),
   row('cat <<EOF; echo "a\ncat link-out-file\nEOF\nb"\n', 'allow', false, 'the body starts after the line that ends the command, past a quoted newline'),
   row('cat <<EOF; echo "a\nb"\n$(cat link-out-file)\nEOF\n', 'deny', true, 'the body after the quoted newline expands'),
+  row(`cat ${'<<a '.repeat(16)}\n${'a\n'.repeat(16)}cat link-out-file\n`, 'deny', true, 'sixteen bodies on one line, then a command'),
+  row(`cat ${'<<a '.repeat(17)}\n${'a\n'.repeat(17)}cat link-out-file\n`, 'refuse', false, 'bash refuses a seventeenth pending here-document and runs nothing'),
   // Where a here-document stands.
   row('true && cat <<EOF | grep a\n$(cat link-out-file)\nEOF\n', 'deny', true, 'after a list, in a pipeline'),
   row('x=$(cat <<EOF\n$(cat link-out-file)\nEOF\n)\n', 'deny', true, 'inside $(...)'),

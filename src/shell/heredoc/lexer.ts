@@ -80,14 +80,14 @@ export abstract class Lexer {
       at = this.cooked(at);
       const ch = this.src[at];
       if (ch === undefined || ' \t\n;&|()'.includes(ch)) break;
-      const sofar = assign ? this.src.slice(start, at).replace(/\\\n/g, '') : '';
+      const sofar = (): string => this.src.slice(start, at).replace(/\\\n/g, '');
       if (ch === '<' || ch === '>') {
         const next = this.peek(at + 1);
         if (next.ch !== '(') break;
         at = this.comsub(next.next);
-      } else if (assign && ch === '[' && /^[A-Za-z_]\w*$/.test(sofar)) {
+      } else if (assign && ch === '[' && /^[A-Za-z_]\w*$/.test(sofar())) {
         at = this.matched(this.adv(at), '[', ']', 'subscript');
-      } else if (assign && ch === '=' && /^[A-Za-z_]\w*(\[.*\])?\+?$/s.test(sofar) && this.peek(at + 1).ch === '(') {
+      } else if (assign && ch === '=' && this.peek(at + 1).ch === '(' && /^[A-Za-z_]\w*(\[.*\])?\+?$/s.test(sofar())) {
         at = this.compound(this.peek(at + 1).next);
       } else if (ch === '\\') {
         quoted = true;

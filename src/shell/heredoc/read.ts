@@ -41,6 +41,8 @@ interface Pending {
 
 // Reserved words after which a command (and so another reserved word or `((`) may follow.
 const LEADS_COMMAND = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'time', 'coproc']);
+// bash's HEREDOC_MAX: one more pending here-document is a syntax error.
+const MAX_PENDING = 16;
 const REDIRECTIONS = new Set(['<', '>', '>>', '<&', '>&', '<>', '>|', '&>', '&>>', '<<<']);
 // A `<<` can only form through a line continuation when the text holds `<` followed by `<` or by one.
 const MAY_HOLD_HEREDOC = /<(?:\\\n)*</;
@@ -235,7 +237,11 @@ class HeredocReader extends Lexer {
     while (this.src[at] === ' ' || this.src[at] === '\t') at = this.cooked(this.adv(at));
     const word = this.word(at);
     if (word.end === at) throw new HeredocReadError('a here-document operator has no delimiter');
-    for (const start of this.jumps.keys()) if (start > word.start && start <= word.end) throw new HeredocReadError('a here-document delimiter spans a body', 'unfollowed');
+    if (this.pending.length >= MAX_PENDING) throw new HeredocReadError(`bash allows at most ${MAX_PENDING} here-documents waiting for their bodies`);
+    // A body can only be skipped inside the word after a newline in it.
+    if (this.src.slice(word.start, word.end).includes('\n') && [...this.jumps.keys()].some((start) => start > word.start && start <= word.end)) {
+      throw new HeredocReadError('a here-document delimiter spans a body', 'unfollowed');
+    }
     this.pending.push({ opStart, wordStart: word.start, wordEnd: word.end, stripTabs, inComsub });
     return word.end;
   }
