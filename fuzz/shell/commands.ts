@@ -304,6 +304,12 @@ const STATEFUL: CommandGen[] = [
         'cat << EOF\n`cat link-out-file`\nEOF\n', 'cat <<\\EOF\n$(cat link-out-file)\nEOF\n', 'cat <<EOF | sh\ncat link-out-file\nEOF\n',
         'cat <<EOF > out.txt\n${HOME}\nEOF\n', 'cat <<EOF\n$((1+2))\nEOF\n', "cat <<'E'F\n$(cat link-out-file)\nEF\n", 'cat <<EOF; cat link-out-file\nx\nEOF\n',
         'while read l; do cat "$l"; done <<EOF\nlink-out-file\nEOF\n', 'cat <<<"$(cat link-out-file)"', 'bash <<EOF\ncat link-out-file\nEOF\n',
+        // Delimiter lines bash and a careless reading match differently (issue 29), with the payload after them.
+        'cat <<EOF\nEO\\\nF\ncat link-out-file\nEOF\n', 'cat <<-EOF\n\t\tEOF\ncat link-out-file\nEOF\n', 'cat <<-EOF\n  EOF\ncat link-out-file\nEOF\n',
+        "cat <<'EOF '\nEOF \ncat link-out-file\nEOF\n", 'cat <<"E\\"F"\nE"F\ncat link-out-file\nE\\"F\n', "cat <<''\n\ncat link-out-file\n",
+        'cat <<A; cat <<B\nA\nB\ncat link-out-file\n', 'echo $(cat <<EOF\nhi\nEOF cat link-out-file)\n', 'cat <<EOF link-out-file\nhi\nEOF\n',
+        'x=$(cat <<A; cat <<B\nA cat link-out-file)\nbody\nB\necho "$x"\n', 'echo $(cat <<EOF) x\n$(cat link-out-file)\nEOF\n',
+        'cat <<EOF\n`echo \\" ; cat link-out-file ; echo \\"`\nEOF\n', "bash -c 'cat <<EOF\n$(cat link-out-file)\nEOF\n'", 'echo $((1<<2))\ncat link-out-file\n',
       ]);
     },
   },

@@ -1,5 +1,7 @@
 import type { Cwds, Outcome } from './cwd.js';
-import { heredocDisagreement, readHeredocs } from './heredoc.js';
+import { bindHeredocs } from './heredoc/agree.js';
+import { HeredocReadError } from './heredoc/lexer.js';
+import { readHeredocs, type HeredocReading } from './heredoc/read.js';
 import { LinkOverlay } from './overlay.js';
 import { readableFs } from './readable-fs.js';
 import { Recorder } from './recorder.js';
@@ -72,12 +74,21 @@ function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
   return outcome;
 }
 
+// Here-documents are read first, as bash reads them; tree-sitter parses the source with each one replaced by a
+// placeholder redirection and its body removed, and must read the placeholders where they were put.
 function walkProgram(scope: Scope, source: string, cwds: Cwds): { outcome: Outcome; error: string | undefined } {
-  const reading = readHeredocs(source);
-  const syntax = scope.parser.parse(reading.source);
+  let reading: HeredocReading | undefined;
+  let readError: string | undefined;
+  try {
+    reading = readHeredocs(source);
+  } catch (error) {
+    if (!(error instanceof HeredocReadError)) throw error;
+    readError = error.message;
+  }
+  const syntax = scope.parser.parse(reading?.source ?? source);
+  const disagreement = reading === undefined || syntax.hasError ? null : bindHeredocs(syntax.root, reading.heredocs);
   const outcome = walkNode(scope, syntax.root, cwds);
-  const disagreement = syntax.hasError ? null : heredocDisagreement(syntax.root, reading.heredocs);
-  return { outcome, error: syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined) };
+  return { outcome, error: readError ?? (syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined)) };
 }
 
 function describeError(root: SyntaxNode): string {
