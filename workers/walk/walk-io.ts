@@ -63,7 +63,7 @@ export const nodeIo: WalkIo = {
   },
   read(fd, buffer, offset, length) {
     try {
-      return readSync(fd, buffer, offset, length, null);
+      return readSync(fd, buffer, offset, Math.min(length, buffer.length - offset), null);
     } catch {
       return -1;
     }
