@@ -61,7 +61,7 @@ describe.each(IOS.map((io) => ({ name: io.name, io })))('$name io', ({ io }) => 
     walkFiles(t.path('ws'), { scopeRoots: [t.path('ws'), t.path('extra')], includeIgnored: false, io }, (rel, source, key) => {
       if (rel === at && swap !== undefined) swapForLink(t, swap[0], swap[1]);
       const fd = source.openFile(key);
-      const text = fd < 0 ? undefined : reader.read(fd);
+      const text = fd < 0 ? undefined : reader.read(fd)?.toString();
       if (text !== undefined) read[rel] = text;
       return true;
     });

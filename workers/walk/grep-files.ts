@@ -25,6 +25,8 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
   const root = resolveWalkRoot(request.root, request.scope.roots);
   const io = defaultWalkIo();
   const reader = new TextReader(io, request.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  // Most files lack the pattern's required text: they are skipped on their bytes, neither decoded nor matched.
+  const required = pattern.required === undefined ? undefined : Buffer.from(pattern.required, 'latin1');
   const matches: GrepMatch[] = [];
   let truncated = false;
   let filesScanned = 0;
@@ -46,12 +48,13 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
     if (filter !== undefined && !filter.matches(path)) return true;
     const fd = source.openFile(key);
     if (fd < 0) return true;
-    const content = reader.read(fd);
-    if (content === undefined) return true;
+    const bytes = reader.read(fd);
+    if (bytes === undefined) return true;
     filesScanned += 1;
+    if (required !== undefined && !bytes.includes(required)) return true;
     currentPath = path;
     currentShown = undefined;
-    return searchText(content, pattern, onMatch);
+    return searchText(bytes.toString('utf8'), pattern, onMatch);
   };
 
   if (root.isDir) {

@@ -20,10 +20,11 @@ export class TextReader {
   }
 
   /**
-   * Reads the open file `fd` as UTF-8 text and closes it. Undefined when it is not a regular file, is larger than the
-   * limit, has a NUL byte in its first 8 KiB (binary), or cannot be read.
+   * Reads the open file `fd` and closes it: its bytes, as a view of this reader's buffer valid until its next read.
+   * Undefined when it is not a regular file, is larger than the limit, has a NUL byte in its first 8 KiB (binary, so
+   * not text), or cannot be read.
    */
-  read(fd: number): string | undefined {
+  read(fd: number): Buffer | undefined {
     const io = this.#io;
     try {
       const size = io.regularFileSize(fd);
@@ -37,7 +38,7 @@ export class TextReader {
         length += read;
       }
       if (buffer.subarray(0, Math.min(length, BINARY_PROBE_BYTES)).includes(0)) return undefined;
-      return buffer.toString('utf8', 0, length);
+      return buffer.subarray(0, length);
     } finally {
       io.close(fd);
     }
