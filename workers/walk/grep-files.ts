@@ -5,6 +5,7 @@ import { compileGrepPattern } from '../../src/walk/grep-pattern.js';
 import { shownPath } from '../../src/walk/scope.js';
 import { searchText } from '../../src/walk/search-text.js';
 import type { GrepMatch, GrepOutcome, GrepRequest } from '../../src/walk/types.js';
+import { literalSearch } from './literal-search.js';
 import { TextReader } from './read-text-file.js';
 import { openVerifiedFile } from './walk-dir.js';
 import { defaultWalkIo } from './walk-io.js';
@@ -26,7 +27,7 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
   const io = defaultWalkIo();
   const reader = new TextReader(io, request.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
   // Most files lack the pattern's required text: they are skipped on their bytes, neither decoded nor matched.
-  const required = pattern.required === undefined ? undefined : Buffer.from(pattern.required, 'latin1');
+  const hasRequired = pattern.required === undefined ? undefined : literalSearch(pattern.required);
   const matches: GrepMatch[] = [];
   let truncated = false;
   let filesScanned = 0;
@@ -51,7 +52,7 @@ export function grepFiles(request: GrepRequest): GrepOutcome {
     const bytes = reader.read(fd);
     if (bytes === undefined) return true;
     filesScanned += 1;
-    if (required !== undefined && !bytes.includes(required)) return true;
+    if (hasRequired !== undefined && !hasRequired(bytes)) return true;
     currentPath = path;
     currentShown = undefined;
     return searchText(bytes.toString('utf8'), pattern, onMatch);
