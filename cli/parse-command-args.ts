@@ -44,15 +44,15 @@ export function splitList(value: string | undefined): string[] | undefined {
 }
 
 /**
- * A `--tools` list of built-in tools (a served session has no host tools), each checked now, so a typo is a usage
- * error with a "did you mean" rather than a failure after the runtime has started.
- * @throws ToolwardenError INVALID_ARGS naming the unknown tool and the closest known one.
+ * A `--tools` list of built-in tools (a served session has no host tools), each checked before the runtime starts, as
+ * `openSession` would check it, with a "did you mean" for a typo.
+ * @throws ToolwardenError INVALID_OPTIONS naming the unknown tool and the closest known one.
  */
 export function toolList(value: string | undefined): string[] | undefined {
   const tools = splitList(value);
   const unknown = tools?.find((tool) => !isBuiltinTool(tool));
   if (unknown !== undefined) {
-    throw usageError(`--tools has unknown tool '${unknown}'${didYouMean(unknown, BUILTIN_TOOL_NAMES)}; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
+    throw new ToolwardenError('INVALID_OPTIONS', `unknown tool '${unknown}' in --tools${didYouMean(unknown, BUILTIN_TOOL_NAMES)}; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
   }
   return tools;
 }
