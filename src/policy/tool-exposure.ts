@@ -1,5 +1,5 @@
 import { isMcpToolAllowed, parseMcpEntry } from '../mcp/entries.js';
-import { parseMcpToolName } from '../mcp/tool-name.js';
+import { isMcpToolName, parseMcpToolName } from '../mcp/tool-name.js';
 import type { AdmitInput } from './admit.js';
 
 /** Whether a capability exposes a tool, and what it does expose (told only in a refusal, so listed only for one). */
@@ -12,14 +12,25 @@ export interface ExposedTools {
   readonly mcpServers: readonly string[];
 }
 
+/** Whether an `mcp__<id>__<tool>` name is allowed; a session passes the check of the entries it parsed once. */
+export type McpAllows = (tool: string) => boolean;
+
 /**
- * The exposure {@link admit} refuses a call by (`TOOL_NOT_ALLOWED`): a built-in or host tool when the capability's
- * `tools` names it, an `mcp__<id>__<tool>` name when one of its MCP entries allows it. `mcpAllows` lets a session pass
- * the entries it parsed once; the default parses them from the capability.
+ * Whether a capability exposes a tool: a built-in or host tool when its `tools` names it, an `mcp__<id>__<tool>` name
+ * when one of its MCP entries allows it. The one rule for a session's calls and for `toolwarden explain`.
+ * @example exposesTool({ tools: ['read_file'], mcpServers: ['gh:list_*'] }, 'mcp__gh__list_issues') // true
+ */
+export function exposesTool(exposed: ExposedTools, tool: string, mcpAllows: McpAllows = (name) => allowsMcp(exposed, name)): boolean {
+  return isMcpToolName(tool) ? mcpAllows(tool) : exposed.tools.includes(tool);
+}
+
+/**
+ * The exposure {@link admit} refuses a call by (`TOOL_NOT_ALLOWED`): {@link exposesTool}, and what the capability
+ * does expose when it does not.
  * @example toolExposure({ tools: ['read_file'], mcpServers: [] }, 'bash') // { visible: false, allowed: ['read_file'] }
  */
-export function toolExposure(exposed: ExposedTools, tool: string, mcpAllows: (tool: string) => boolean = (name) => allowsMcp(exposed, name)): ToolExposure {
-  const visible = tool.startsWith('mcp__') ? mcpAllows(tool) : exposed.tools.includes(tool);
+export function toolExposure(exposed: ExposedTools, tool: string, mcpAllows?: McpAllows): ToolExposure {
+  const visible = exposesTool(exposed, tool, mcpAllows);
   return { visible, allowed: visible ? [] : [...exposed.tools, ...exposed.mcpServers.map((entry) => `MCP ${entry}`)] };
 }
 

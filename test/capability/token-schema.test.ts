@@ -12,7 +12,7 @@ import { validatePermissionSpec } from '../../src/policy/index.js';
 import { SANDBOX_MODES } from '../../src/sandbox/types.js';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/builtin-schemas.js';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
-import { generateTokenKeyPair } from '../../runtime/token-key-pair.js';
+import { generateTokenKeyPair } from '../../runtime/capability/token-key-pair.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // The claims a control plane mints are documented once, in the schema shipped with the package; these tests hold it
