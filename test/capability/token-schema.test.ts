@@ -5,6 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITY_FIELDS, parseCapabilityFields, type CapabilityField, type ParseContext } from '../../src/capability/fields.js';
 import { DEFAULT_LIMITS, UNLIMITED_AT_ZERO } from '../../src/limits.js';
+import { DEFAULT_BLOCKLIST } from '../../src/path-guard/blocklist.js';
+import { blockedEntryName } from '../../src/path-guard/blocklist-option.js';
 import { parseMcpEntry } from '../../src/mcp/entries.js';
 import { CREDENTIAL_PLACES } from '../../src/net/egress/credentials.js';
 import { validateNetPermission } from '../../src/net/net-permission.js';
@@ -68,6 +70,12 @@ describe('the token schema against the capability field table', () => {
     for (const [key, value] of Object.entries(DEFAULT_LIMITS)) {
       expect({ key, minimum: limits.properties[key]!.minimum, default: limits.properties[key]!.default }).toEqual({ key, minimum: UNLIMITED_AT_ZERO.has(key as never) ? 0 : 1, default: value });
     }
+  });
+
+  it('describes every entry of the default blocklist, by name or written out', () => {
+    const validateEntry = ajv.compile({ ...capability.properties['blockedPaths'], $defs: schema.$defs });
+    expect(validateEntry(DEFAULT_BLOCKLIST), JSON.stringify(validateEntry.errors)).toBe(true);
+    expect(validateEntry(DEFAULT_BLOCKLIST.map(blockedEntryName)), JSON.stringify(validateEntry.errors)).toBe(true);
   });
 
   it("lists a credential's places as the egress proxy knows them", () => {
