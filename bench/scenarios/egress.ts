@@ -7,9 +7,9 @@ import { figureOf, sampleInTurns } from '../measure.js';
 import { infoRow } from '../targets.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
 
-/** Scenario 7: one HTTP request through a session's egress proxy (checked, forwarded, audited) vs the same request direct. */
+/** Scenario 8: one HTTP request through a session's egress proxy (checked, forwarded, audited) vs the same request direct. */
 export const egress: Scenario = {
-  id: 7,
+  id: 8,
   title: 'Egress proxy: a request through the proxy vs direct',
   run: runEgress,
 };
