@@ -69,7 +69,7 @@ function formatReach(row: Row, leans: readonly Row[]): string {
   if (row.leanBaseline) return "the baseline is the lean design itself, so the miss is the code's";
   const describe = (lean: Row): string => `${lean.name} ${lean.target ? formatTargetActual(lean.target, lean.figure.unit) : '?'}`;
   const meeting = leans.filter((lean) => lean.target?.met);
-  if (meeting.length > 0) return `the code's to fix: ${meeting.map(describe).join(', ')} meets it`;
+  if (meeting.length > 0) return `the code's to fix: ${meeting.map(describe).join(', ')} ${meeting.length === 1 ? 'meets' : 'meet'} it`;
   if (leans.length > 0) return `beyond the design on this machine: ${leans.map(describe).join(', ')} ${leans.length === 1 ? 'misses' : 'miss'} it too`;
   return 'no lean design measured next to it';
 }

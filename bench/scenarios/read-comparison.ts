@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IntervalHistogram } from 'node:perf_hooks';
 import type { Session } from '../../runtime/index.js';
 import { assertSameAnswer, startLeanPair } from '../lean/index.js';
-import { createLoopDelayMonitor, runInProcessLoad, runSessionLoad, summarizeLoopDelay } from '../load.js';
+import { LoopDelayRecorder, runInProcessLoad, runSessionLoad } from '../load.js';
 import { cpuFigure, latencyFigure, rateFigure, runRounds, type TurnRunner } from '../measure.js';
 import { absoluteRow, againstLean, compareRow, infoRow, leanOf, type RatioGoal } from '../targets.js';
 import type { Figure, Row } from '../types.js';
@@ -45,7 +44,7 @@ export async function compareReads(sessions: readonly Session[], ws: BenchWorksp
   context.progress(`${count} sessions: starting the lean designs (${count} workers each)`);
   const lean = await startLeanPair(ws.root, count, LANE_BYTES);
   let failures = 0;
-  const monitors = Object.fromEntries(CANDIDATES.map((key) => [key, createLoopDelayMonitor()])) as Record<Candidate, IntervalHistogram>;
+  const monitors = Object.fromEntries(CANDIDATES.map((key) => [key, new LoopDelayRecorder()])) as Record<Candidate, LoopDelayRecorder>;
   try {
     const expected = await sessions[0]?.call('read_file', { path: ws.file4k });
     await assertSameAnswer(lean, absolute, (expected?.structuredContent as { text: string }).text);
@@ -61,14 +60,7 @@ export async function compareReads(sessions: readonly Session[], ws: BenchWorksp
       leanPort: () => inProcess(count, reads, (lane) => lean.port.read(absolute, lane)),
       leanSab: () => inProcess(count, reads, (lane) => lean.sab.read(absolute, lane)),
     } satisfies Record<Candidate, TurnRunner>;
-    const monitored = Object.fromEntries(CANDIDATES.map((key) => [key, async () => {
-      monitors[key].enable();
-      try {
-        return await load[key]();
-      } finally {
-        monitors[key].disable();
-      }
-    }])) as Record<Candidate, TurnRunner>;
+    const monitored = Object.fromEntries(CANDIDATES.map((key) => [key, () => monitors[key].during(load[key])])) as Record<Candidate, TurnRunner>;
     const rounds = context.sizes.loadRounds;
     const turns = await runRounds(monitored, rounds, { onRound: (round) => context.progress(`${count} sessions: read-only round ${round + 1}/${rounds}`) });
     const at = `${count} session${count === 1 ? '' : 's'}`;
@@ -89,7 +81,7 @@ export async function compareReads(sessions: readonly Session[], ws: BenchWorksp
       leanPort: latencyFigure('lean MessagePort read, read-only load', turns.leanPort),
       leanSab: latencyFigure('lean SharedArrayBuffer read, read-only load', turns.leanSab),
     };
-    const loopDelay = Object.fromEntries(CANDIDATES.map((key) => [key, { label: `monitorEventLoopDelay during the ${key} turns`, unit: 'ms', summary: summarizeLoopDelay(monitors[key]) }])) as Record<Candidate, Figure>;
+    const loopDelay = Object.fromEntries(CANDIDATES.map((key) => [key, { label: `event-loop delay during the ${key} turns`, unit: 'ms', summary: monitors[key].summary() }])) as Record<Candidate, Figure>;
     const rateTarget = compareRow(`${at}: read_file calls/s`, rate.toolwarden, rate.fsPromises, goals.rate);
     const cpuTarget = goals.cpu ? againstLean(compareRow(`${at}: CPU per read_file call`, cpu.toolwarden, cpu.leanSab, goals.cpu)) : infoRow(`${at}: CPU per read_file call`, cpu.toolwarden, cpu.leanSab);
     return {
@@ -106,7 +98,6 @@ export async function compareReads(sessions: readonly Session[], ws: BenchWorksp
       loopDelay,
     };
   } finally {
-    for (const monitor of Object.values(monitors)) monitor.disable();
     await lean.close();
   }
 }
