@@ -337,8 +337,8 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
   { command: "cat <<EOF link-out-file\nhi\nEOF\n", family: 6, evidence: "openat @B@/outside/secret.txt", pending: false },
   { command: "eval \"echo a\ncat link-out-file\"", family: 7, evidence: "openat @B@/outside/secret.txt", pending: false },
   // tar -T reads the names to archive from a file or stdin; the tar extractor does not follow them (commands layer).
-  { command: "echo ../outside/secret.txt | tar -cf x.tar -T -", family: 4, evidence: "openat @B@/outside/secret.txt", pending: true },
-  { command: "tar -cf x.tar -T - <<EOF\n../outside/secret.txt\nEOF\n", family: 4, evidence: "openat @B@/outside/secret.txt", pending: true },
+  { command: "echo ../outside/secret.txt | tar -cf x.tar -T -", family: 4, evidence: "openat @B@/outside/secret.txt", pending: false },
+  { command: "tar -cf x.tar -T - <<EOF\n../outside/secret.txt\nEOF\n", family: 4, evidence: "openat @B@/outside/secret.txt", pending: false },
 ];
 
 /**
@@ -352,6 +352,7 @@ export const NEAR_MISSES: readonly string[] = [
   'tar -tf evil.tar',
   'tar -tvf archive.tar',
   'tar -cf o.tar src',
+  'tar -cf o.tar -X excludes.txt src',
   'tar -czf o.tgz sub --remove-files',
   'git status',
   'git log --oneline -3',
