@@ -60,16 +60,7 @@ export async function webFetch(req: WebFetchRequest, opts: WebFetchOptions): Pro
     const plain = toPlainError(error);
     return errorResult(plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, `web_fetch: ${req.url} failed: ${plain.message}`);
   });
-  const { mask } = masked;
-  return mask === undefined ? result : maskStrings(result, (text) => mask.text(text));
-}
-
-/** `value` with every string in it (keys too) passed through `mask`. */
-function maskStrings<T>(value: T, mask: (text: string) => string): T {
-  if (typeof value === 'string') return mask(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => maskStrings(item, mask)) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskStrings(item, mask)])) as T;
+  return masked.mask === undefined ? result : masked.mask.value(result);
 }
 
 /**

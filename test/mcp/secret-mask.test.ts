@@ -104,3 +104,16 @@ describe('createSecretMask: one walk over everything a server sends back', () =>
     );
   });
 });
+
+// The MCP mask is the egress mask (src/net/egress/credential-mask.ts): the forms a web server echoes are caught in
+// what an MCP server sends back too.
+describe('createSecretMask: the forms of the one credential mask', () => {
+  it.each([
+    ['JSON-escaped', JSON.stringify(SECRET).slice(1, -1).replaceAll('/', '\\/')],
+    ['JSON \\u escapes', [...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['HTML character references', [...SECRET].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')],
+    ['base64 of the percent-encoded value', Buffer.from(encodeURIComponent(SECRET)).toString('base64')],
+  ])('masks the secret %s', (_name, form) => {
+    expect(mask(`<${form}>`)).not.toContain(form);
+  });
+});
