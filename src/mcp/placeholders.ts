@@ -1,37 +1,16 @@
 import { ToolwardenError } from '../errors.js';
+import { holdsCredentialReference } from '../net/egress/credential-references.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
 import type { McpServerConfig } from './server-config.js';
 
 const PLACEHOLDER = /\$\{user\.([A-Za-z0-9_.-]+)\}/g;
-const CREDENTIAL = /\$\{credential\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const CREDENTIAL_START = '${credential.';
 
 /**
  * Whether a string holds a placeholder: `${credential.NAME}` (a session credential) or `${user.<secret>}` (a
  * tenant's secret, the deprecated form).
  */
 export function hasSecretPlaceholder(text: string): boolean {
-  return new RegExp(PLACEHOLDER.source).test(text) || text.includes(CREDENTIAL_START);
-}
-
-/** How headers (an MCP server's, web_fetch's) name the session credential NAME. */
-export function credentialReference(name: string): string {
-  return `\${credential.${name}}`;
-}
-
-/** The session credentials a string names as `${credential.NAME}`, in order, each once. */
-export function credentialsNamedIn(text: string): string[] {
-  return [...new Set([...text.matchAll(CREDENTIAL)].map((match) => match[1] ?? ''))];
-}
-
-/** Whether some `${credential.` in a string does not begin a well-formed `${credential.NAME}` (NAME an environment name). */
-export function hasMalformedCredentialReference(text: string): boolean {
-  return text.split(CREDENTIAL_START).length - 1 !== [...text.matchAll(CREDENTIAL)].length;
-}
-
-/** `text` with each `${credential.NAME}` replaced by `placeholders[NAME]`; unknown names stay as they are. */
-export function resolveCredentialReferences(text: string, placeholders: Readonly<Record<string, string>>): string {
-  return text.replace(CREDENTIAL, (match, name: string) => (Object.hasOwn(placeholders, name) ? (placeholders[name] ?? match) : match));
+  return new RegExp(PLACEHOLDER.source).test(text) || holdsCredentialReference(text);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ToolwardenError } from '../errors.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
-import { credentialsNamedIn, hasMalformedCredentialReference, hasSecretPlaceholder } from './placeholders.js';
+import { credentialsNamedIn, hasMalformedCredentialReference } from '../net/egress/credential-references.js';
+import { hasSecretPlaceholder } from './placeholders.js';
 import { resolveMcpServerLimits, type McpServerLimits } from './server-limits.js';
 import { isValidServerId } from './tool-name.js';
 

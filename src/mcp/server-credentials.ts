@@ -3,7 +3,7 @@ import { ToolwardenError } from '../errors.js';
 import type { Credentials, PlacedCredential } from '../net/egress/credentials.js';
 import { isHostAllowed, validateNetPermission } from '../net/net-permission.js';
 import { defaultPortOf } from '../net/url-authority.js';
-import { credentialReference, credentialsNamedIn } from './placeholders.js';
+import { credentialReference, credentialsNamedIn } from '../net/egress/credential-references.js';
 import type { McpHttpServerConfig, McpServerConfig } from './server-config.js';
 
 // An HTTP MCP server's credentials are the session's, under the same rule as commands' and web_fetch's: the value

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
 import { createBodySubstitution, substituteQuery } from '../../../src/net/egress/credential-places.js';
 import { createCredentialMask } from '../../../src/net/egress/credential-mask.js';
+import { resolveCredentialReferences } from '../../../src/net/egress/credential-references.js';
 import { defaultPortOf } from '../../../src/net/url-authority.js';
 import type { FetchHop } from '../web-fetch.js';
 import type { EgressInterceptor } from './egress-proxy.js';
@@ -18,7 +19,8 @@ export interface CredentialBroker extends EgressInterceptor {
   writeCa(dir: string): { caBundle: string; caCert: string };
   /**
    * web_fetch's headers (lower-case names) with the placeholders for `url`'s host replaced, and the mask for what
-   * comes back when that host is a credential's.
+   * comes back when that host is a credential's. A header may name a credential as `${credential.NAME}` too, which
+   * stands for its placeholder.
    */
   substituteFetch(headers: Readonly<Record<string, string>>, url: URL): FetchHop;
 }
@@ -36,8 +38,9 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
   let made: SessionCa | undefined;
   const ca = (): SessionCa => (made ??= createSessionCa(sessionId));
   const mask = createCredentialMask(placed);
+  const placeholders = Object.fromEntries(placed.map((c) => [c.name, c.placeholder]));
   return {
-    placeholders: Object.fromEntries(placed.map((c) => [c.name, c.placeholder])),
+    placeholders,
     covers: (host, port) => credentialsCover(placed, host, port),
     substitute: (headers, host, port) => {
       const out: OutgoingHttpHeaders = {};
@@ -54,7 +57,7 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
     substituteFetch: (headers, url) => {
       const port = url.port === '' ? defaultPortOf(url.protocol) : Number(url.port);
       return {
-        headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(value, name, placed, url.hostname, port)])),
+        headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(resolveCredentialReferences(value, placeholders), name, placed, url.hostname, port)])),
         mask: credentialsCover(placed, url.hostname, port) ? mask : undefined,
       };
     },
