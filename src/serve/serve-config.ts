@@ -47,6 +47,8 @@ export interface ServeConfig {
   admin?: { token: string };
   /** The operator's dashboard under `/ui` (needs `admin.token`). Absent: no `/ui`. */
   dashboard?: ServeDashboard;
+  /** PEM files (absolute paths) of CAs trusted for credential hosts: the runtime's `upstreamCa`. */
+  upstreamCa?: string[];
 }
 
 /** The `dashboard` section: the live dashboard and approval inbox of `serve --http`. */
@@ -68,7 +70,7 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Shortest bearer token accepted: a guessable token is no authentication. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard', 'upstreamCa'];
 const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
@@ -103,6 +105,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   }
   if (raw['admin'] !== undefined) config.admin = parseAdmin(raw['admin'], config.tokens);
   if (raw['dashboard'] !== undefined) config.dashboard = parseDashboard(raw['dashboard'], config.admin !== undefined);
+  if (raw['upstreamCa'] !== undefined) config.upstreamCa = parseUpstreamCaFiles(raw['upstreamCa'], baseDir);
   return config;
 }
 
@@ -178,6 +181,14 @@ function parseDashboard(value: unknown, hasAdmin: boolean): ServeDashboard {
     throw invalid(`dashboard.auditEvents must be a whole number from 1 to ${MAX_DASHBOARD_AUDIT_EVENTS}, got ${JSON.stringify(auditEvents)}`);
   }
   return { enabled, auditEvents };
+}
+
+function parseUpstreamCaFiles(value: unknown, baseDir: string): string[] {
+  const files = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(files) || files.length === 0 || !files.every((file) => typeof file === 'string' && file !== '')) {
+    throw invalid('upstreamCa must be the path of a PEM file or a list of paths (CA certificates trusted for credential hosts)');
+  }
+  return files.map((file: string) => path.resolve(baseDir, file));
 }
 
 function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string } | { keys: unknown[] } {

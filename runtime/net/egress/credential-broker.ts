@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import type { SecureContext } from 'node:tls';
 import { credentialsCover, substituteHeader, type Credentials, type PlacedCredential } from '../../../src/net/egress/credentials.js';
 import { createBodySubstitution, substituteQuery } from '../../../src/net/egress/credential-places.js';
 import { createCredentialMask } from '../../../src/net/egress/credential-mask.js';
@@ -28,11 +29,23 @@ export interface CredentialBroker extends EgressInterceptor {
 /** The host's CA roots that the bundle for the sandbox starts from (Debian's ca-certificates). */
 export const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
+/** How a session's credential broker reaches and trusts the outside. */
+export interface CredentialBrokerOptions {
+  /**
+   * The trust for TLS to credential hosts (`upstreamCa`, see runtime/net/upstream-trust.ts); never put in the
+   * sandbox's bundle. @default Node's default trust
+   */
+  readonly upstreamTrust?: SecureContext;
+  /** @default SYSTEM_CA_BUNDLE */
+  readonly systemBundle?: string;
+}
+
 /**
  * Makes a placeholder per credential (random, so a command cannot guess another session's) and a session CA whose
  * leaf certificates are made only for hosts that some credential may be sent to.
  */
-export function createCredentialBroker(sessionId: string, credentials: Credentials, systemBundle = SYSTEM_CA_BUNDLE): CredentialBroker {
+export function createCredentialBroker(sessionId: string, credentials: Credentials, options: CredentialBrokerOptions = {}): CredentialBroker {
+  const { upstreamTrust, systemBundle = SYSTEM_CA_BUNDLE } = options;
   const placed: PlacedCredential[] = Object.entries(credentials).map(([name, c]) => ({ ...c, name, placeholder: `toolwarden-credential-${name}-${randomBytes(16).toString('hex')}` }));
   // Made on first use: a session whose credentials serve only web_fetch or plain HTTP never pays for the keys.
   let made: SessionCa | undefined;
@@ -42,6 +55,7 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
   return {
     placeholders,
     covers: (host, port) => credentialsCover(placed, host, port),
+    upstreamTrust,
     substitute: (headers, host, port) => {
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(headers)) {
@@ -56,9 +70,11 @@ export function createCredentialBroker(sessionId: string, credentials: Credentia
     bodyFor: (host, port) => createBodySubstitution(placed, host, port),
     substituteFetch: (headers, url) => {
       const port = url.port === '' ? defaultPortOf(url.protocol) : Number(url.port);
+      const covered = credentialsCover(placed, url.hostname, port);
       return {
         headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, substituteHeader(resolveCredentialReferences(value, placeholders), name, placed, url.hostname, port)])),
-        mask: credentialsCover(placed, url.hostname, port) ? mask : undefined,
+        mask: covered ? mask : undefined,
+        ...(covered && upstreamTrust !== undefined ? { secureContext: upstreamTrust } : {}),
       };
     },
     writeCa: (dir) => {
