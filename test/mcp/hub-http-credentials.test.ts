@@ -160,6 +160,19 @@ describe('an HTTP MCP server naming a session credential', () => {
     }
   });
 
+  it('a config function\'s headers may name it too, filled and masked the same way', async () => {
+    const hub = new McpHub({ remote: () => ({ url: `http://${mcpHost}/mcp`, headers: HEADERS, perUser: true }) }, TENANTS);
+    try {
+      const result = await hub.callTool('remote', 'whoami', {}, 'alice', undefined, undefined, credential());
+      expect(seenByServer.at(-1)?.authorization).toBe(`Bearer ${SECRET}`);
+      expect(textOf(result)).toContain('Bearer ${credential.API_TOKEN}');
+      expect(JSON.stringify(result)).not.toContain(SECRET);
+      await expect(hub.listTools('remote', 'alice')).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    } finally {
+      await hub.close();
+    }
+  });
+
   it('another user with the same value gets a connection of their own', async () => {
     const hub = new McpHub(remote(), TENANTS);
     try {
