@@ -1,14 +1,15 @@
 import type { SamplePlan } from './measure.js';
 
-/** Sizes and round counts of a run; `--quick` scales them down to finish within a minute on 2 cores. */
+/** Sizes and round counts of a run; `--quick` scales them down to finish within about two minutes on 2 cores. */
 export interface BenchSizes {
-  /** Scenario 1: timed opens per variant. */
+  /** Scenario 1: rounds of opens (one of each variant per round). */
   opens: number;
   /** Scenario 2: calls per operation. */
   roundTrip: SamplePlan;
-  /** Scenario 3: session counts, load rounds, and calls per session per round. */
+  /** Scenario 3: session counts; rounds of the read-only comparison and of the mixed load; calls per session per turn. */
   sessionCounts: readonly number[];
   loadRounds: number;
+  mixedRounds: number;
   readsPerSession: number;
   mixedPerSession: number;
   /** Scenario 4: files in the generated tree, and walks per operation. */
@@ -18,32 +19,39 @@ export interface BenchSizes {
   execs: SamplePlan;
   /** Scenario 6: calls per operation over stdio. */
   peerCalls: SamplePlan;
+  /** Scenario 8: requests per variant. */
+  requests: SamplePlan;
 }
 
+// Every comparison runs at least three rounds, so its median stands on more than one turn of each candidate.
 const FULL: BenchSizes = {
   opens: 30,
-  roundTrip: { warmup: 200, blocks: 10, perBlock: 100 },
+  roundTrip: { warmup: 200, rounds: 10, perRound: 100 },
   sessionCounts: [1, 16, 64, 256],
-  loadRounds: 3,
-  readsPerSession: 20,
+  loadRounds: 5,
+  mixedRounds: 3,
+  readsPerSession: 40,
   mixedPerSession: 8,
   treeFiles: 10_000,
-  walks: { warmup: 1, blocks: 4, perBlock: 2 },
-  execs: { warmup: 5, blocks: 6, perBlock: 10 },
-  peerCalls: { warmup: 100, blocks: 10, perBlock: 50 },
+  walks: { warmup: 1, rounds: 5, perRound: 2 },
+  execs: { warmup: 5, rounds: 6, perRound: 10 },
+  peerCalls: { warmup: 100, rounds: 10, perRound: 50 },
+  requests: { warmup: 50, rounds: 10, perRound: 100 },
 };
 
 const QUICK: BenchSizes = {
   opens: 8,
-  roundTrip: { warmup: 50, blocks: 4, perBlock: 50 },
+  roundTrip: { warmup: 50, rounds: 4, perRound: 50 },
   sessionCounts: [1, 16, 64],
-  loadRounds: 1,
-  readsPerSession: 10,
+  loadRounds: 3,
+  mixedRounds: 1,
+  readsPerSession: 20,
   mixedPerSession: 4,
   treeFiles: 1_000,
-  walks: { warmup: 1, blocks: 2, perBlock: 2 },
-  execs: { warmup: 2, blocks: 2, perBlock: 6 },
-  peerCalls: { warmup: 20, blocks: 4, perBlock: 25 },
+  walks: { warmup: 1, rounds: 3, perRound: 1 },
+  execs: { warmup: 2, rounds: 3, perRound: 4 },
+  peerCalls: { warmup: 20, rounds: 4, perRound: 25 },
+  requests: { warmup: 20, rounds: 4, perRound: 50 },
 };
 
 /** The sizes for a full or a quick run. */

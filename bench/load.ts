@@ -1,6 +1,6 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { createHistogram } from 'node:perf_hooks';
 import type { Session } from '../runtime/index.js';
-import type { Summary } from './stats.js';
+import { summarize, type Summary } from './stats.js';
 
 /** One call a session makes under load. */
 export interface LoadCall {
@@ -81,25 +81,41 @@ export class RssPeak {
   }
 }
 
-// Node records the whole interval between timer ticks, so the delay is what exceeds the resolution.
 const LOOP_DELAY_RESOLUTION_MS = 1;
 
-/** A main-thread event-loop delay histogram at 1 ms resolution, to enable only while a load runs. */
-export function createLoopDelayMonitor(): IntervalHistogram {
-  return monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-}
+/**
+ * The main thread's event-loop delay, recorded only while running and pooled over every run: a timer every
+ * millisecond notes how much later than that it fires. (monitorEventLoopDelay cannot pause: re-enabled, it records
+ * the whole time it was off as one delay, which made a candidate's short turns look like 100 ms stalls.)
+ */
+export class LoopDelayRecorder {
+  readonly #histogram = createHistogram();
+  #timer: NodeJS.Timeout | undefined;
+  #last = 0;
 
-/** The histogram's statistics in ms of delay (the interval minus the resolution). */
-export function summarizeLoopDelay(histogram: IntervalHistogram): Summary {
-  const ms = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
-  return {
-    n: histogram.count,
-    p50: ms(histogram.percentile(50)),
-    p99: ms(histogram.percentile(99)),
-    mean: ms(histogram.mean),
-    min: ms(histogram.min),
-    max: ms(histogram.max),
-  };
+  /** Records while `work` runs. */
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    this.#last = performance.now();
+    this.#timer = setInterval(() => {
+      const now = performance.now();
+      const delayMs = now - this.#last - LOOP_DELAY_RESOLUTION_MS;
+      this.#last = now;
+      this.#histogram.record(Math.max(1, Math.round(delayMs * 1e6)));
+    }, LOOP_DELAY_RESOLUTION_MS);
+    try {
+      return await work();
+    } finally {
+      clearInterval(this.#timer);
+    }
+  }
+
+  /** The delays recorded so far, in ms. */
+  summary(): Summary {
+    const histogram = this.#histogram;
+    if (histogram.count === 0) return summarize([]);
+    const ms = (ns: number): number => (ns <= 1 ? 0 : ns / 1e6);
+    return { n: histogram.count, p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), mean: ms(histogram.mean), min: ms(histogram.min), max: ms(histogram.max) };
+  }
 }
 
 function pushTo(map: Map<string, number[]>, key: string, value: number): void {

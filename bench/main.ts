@@ -10,13 +10,14 @@ import { repoPath } from './paths.js';
 import { progress } from './progress.js';
 import { formatHeader, formatScenario, formatVerdicts, writeResults } from './report.js';
 import { SCENARIOS } from './scenarios/index.js';
+import { scenarioById, scenarioIds } from './scenarios/select.js';
 import type { Scenario, ScenarioContext } from './scenarios/scenario.js';
 import type { RunHeader, ScenarioResult } from './types.js';
 
 async function main(): Promise<number> {
   let args: BenchArgs;
   try {
-    args = parseArgs(process.argv.slice(2), SCENARIOS.map((scenario) => scenario.id));
+    args = parseArgs(process.argv.slice(2), scenarioIds(SCENARIOS));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -54,8 +55,9 @@ async function runParent(args: BenchArgs): Promise<number> {
 }
 
 async function runChild(args: BenchArgs, resultFile: string): Promise<number> {
-  const scenario = SCENARIOS.find((candidate) => candidate.id === args.scenarios[0]);
-  if (!scenario) return 2;
+  const [id, ...more] = args.scenarios;
+  if (id === undefined || more.length > 0) return 2;
+  const scenario = scenarioById(SCENARIOS, id);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwarden-bench-'));
   try {
     const context = { quick: args.quick, sizes: sizesFor(args.quick), scratch, progress: (message: string) => progress(`scenario ${scenario.id}: ${message}`) };

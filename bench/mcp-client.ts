@@ -4,6 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 /** An SDK client connected to a server started over stdio. */
 export interface StdioPeer {
   client: Client;
+  /** The server's process id, to count its CPU (see bench/cpu.ts). */
+  pid: number | null;
   /** What the server wrote to stderr so far (for a failure message). */
   stderr(): string;
   close(): Promise<void>;
@@ -29,5 +31,5 @@ export async function connectStdio(args: readonly string[], cwd: string): Promis
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`could not connect to node ${args.join(' ')}: ${reason}${captured ? `; its stderr: ${captured.trim()}` : ''}`);
   }
-  return { client, stderr: () => captured, close: () => client.close() };
+  return { client, pid: transport.pid, stderr: () => captured, close: () => client.close() };
 }

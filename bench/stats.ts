@@ -1,3 +1,5 @@
+import type { Figure } from './types.js';
+
 /** Order statistics of one series of samples (times in ms, or rates). */
 export interface Summary {
   /** Number of samples. */
@@ -37,4 +39,17 @@ export function percentile(sorted: readonly number[], p: number): number {
 /** A summary whose every statistic is `value` (for figures measured once per run, like an RSS delta). */
 export function single(value: number): Summary {
   return { n: 1, p50: value, p99: value, mean: value, min: value, max: value };
+}
+
+/**
+ * The value a figure stands for: the median of its rounds when it was measured in rounds, else its p50.
+ * @example headline({ label: 'x', unit: 'ms', summary: summarize([9]), rounds: [3, 1, 2] }) // 2
+ */
+export function headline(figure: Figure): number {
+  return figure.rounds ? median(figure.rounds) : figure.summary.p50;
+}
+
+/** Median of a list (the lower middle of an even count, as nearest-rank p50). */
+export function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
 }

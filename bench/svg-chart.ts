@@ -1,4 +1,5 @@
 import { formatMet, formatRatio, formatValue } from './format.js';
+import { headline } from './stats.js';
 import type { Figure, Row, ScenarioResult } from './types.js';
 
 const MIN_WIDTH = 1000;
@@ -57,9 +58,9 @@ function barsOf(row: Row): Bar[] {
 }
 
 function barsOfFigure(figure: Figure, p50Color: string, p99Color: string): Bar[] {
-  if (figure.summary.n <= 1) return [{ label: figure.label, value: figure.summary.p50, color: p50Color }];
+  if (figure.summary.n <= 1 || figure.unit !== 'ms') return [{ label: figure.label, value: headline(figure), color: p50Color }];
   return [
-    { label: `${figure.label} p50`, value: figure.summary.p50, color: p50Color },
+    { label: `${figure.label} p50`, value: headline(figure), color: p50Color },
     { label: `${figure.label} p99`, value: figure.summary.p99, color: p99Color },
   ];
 }
@@ -69,7 +70,7 @@ function renderPanel(row: Row, bars: Bar[], top: number): string {
   // SVG collapses leading spaces in text, so the parts of a panel title are set apart with dx.
   const ratio = row.ratio === undefined ? '' : `<tspan dx="12" class="note">${escapeXml(`ratio ${formatRatio(row.ratio)}`)}</tspan>`;
   const target = row.target
-    ? `<tspan dx="12" class="note">${escapeXml(`target ${row.target.text}:`)}</tspan><tspan dx="6" class="${row.target.met ? 'met' : 'missed'}">${formatMet(row.target)}</tspan>`
+    ? `<tspan dx="12" class="note">${escapeXml(`target ${row.target.text}:`)}</tspan><tspan dx="6" class="${row.target.met ? 'met' : 'missed'}">${formatMet(row)}</tspan>`
     : '';
   const parts = [`<text x="16" y="${top + 14}" class="head">${escapeXml(row.name)}${ratio}${target}</text>`];
   bars.forEach((bar, index) => {

@@ -1,14 +1,19 @@
 import type { Summary } from './stats.js';
 
-/** Unit of a figure: a latency, a rate, a size, or a plain count. */
-export type Unit = 'ms' | 'calls/s' | 'MB' | 'count';
+/** Unit of a figure: a latency, a rate, CPU microseconds per call, a size, or a plain count. */
+export type Unit = 'ms' | 'calls/s' | 'us' | 'MB' | 'count';
 
 /** One measured quantity: its statistics over the rounds of a run. */
 export interface Figure {
   /** What was measured, e.g. `toolwarden read_file`. */
   label: string;
   unit: Unit;
+  /** Every sample pooled (p99 and the charts' bars come from here). */
   summary: Summary;
+  /** The figure's value in each round (a latency's p50, a rate), when it was measured in rounds; see headline(). */
+  rounds?: number[];
+  /** CPU per call in each round, in µs (every thread of the process, see bench/cpu.ts). */
+  cpuUsPerCall?: number[];
 }
 
 /** A goal from issue 8 and whether this run met it. */
@@ -25,15 +30,24 @@ export interface Target {
   met: boolean;
 }
 
-/** A figure next to its baseline from the same run, with the ratio of their medians and the target, if any. */
+/** A figure next to its baseline from the same run, with their ratio and the target, if any. */
 export interface Row {
   name: string;
   figure: Figure;
   /** Absent for figures that stand alone (RSS per session, event-loop delay, failed calls). */
   baseline?: Figure;
-  /** figure.p50 / baseline.p50. */
+  /** Median over the rounds of figure / baseline, each pair measured in the same round; see ratioOf(). */
   ratio?: number;
+  /** The lowest and highest of the per-round ratios. */
+  ratioSpread?: [number, number];
   target?: Target;
+  /**
+   * On a lean design's row: the name of the row it stands next to, checked against the same target if that row has
+   * one, so a miss the code can fix (the lean design meets it) reads apart from one beyond the design (it misses it too).
+   */
+  leanFor?: string;
+  /** On a target row whose baseline is itself the lean design: a miss is the code's by construction. */
+  leanBaseline?: boolean;
 }
 
 /** Everything one scenario measured. */

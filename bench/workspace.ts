@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A small workspace for call benchmarks: a 4 KiB file, a few files to grep, a directory for writes. */
+/** A small workspace for call benchmarks: a 4 KiB and a 64 KiB file, a few files to grep, a directory for writes. */
 export interface BenchWorkspace {
   /** Canonical root. */
   root: string;
   /** Workspace-relative path of the 4 KiB text file. */
   file4k: string;
+  /** Workspace-relative path of the 64 KiB text file (outside the grep directory). */
+  file64k: string;
   /** Workspace-relative directory of a few small text files (grep target). */
   grepDir: string;
   /** Workspace-relative directory sessions write into. */
@@ -21,11 +23,13 @@ export function makeWorkspace(parent: string): BenchWorkspace {
   const dir = path.join(root, 'ws');
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'out'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'big'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'src', 'a.txt'), textOfSize(4096, 1));
+  fs.writeFileSync(path.join(dir, 'big', 'b.txt'), textOfSize(64 * 1024, 2));
   for (let i = 0; i < GREP_FILES; i += 1) {
     fs.writeFileSync(path.join(dir, 'src', `g${String(i).padStart(2, '0')}.txt`), textOfSize(2048, i + 2) + (i % 5 === 0 ? 'needle here\n' : ''));
   }
-  return { root: dir, file4k: 'src/a.txt', grepDir: 'src', outDir: 'out' };
+  return { root: dir, file4k: 'src/a.txt', file64k: 'big/b.txt', grepDir: 'src', outDir: 'out' };
 }
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'session', 'worker', 'broker', 'token', 'path', 'grep', 'tree', 'value'];

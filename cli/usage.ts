@@ -26,12 +26,17 @@ network is absent, a file outside is invisible, a blocked path is unwritable, no
 privileges, a seccomp filter, a process limit. Prints each property with pass/FAIL; exits 1 if any fails.
   --json            print the report as JSON
 `,
-  explain: `Usage: toolwarden explain --tool T --args JSON [--config FILE] [--user U] [--workspace DIR] [--sandbox MODE] [--json]
+  explain: `Usage: toolwarden explain --tool T --args JSON [--config FILE] [--user U] [--tools a,b] [--mcp ENTRY]...
+                          [--workspace DIR] [--sandbox MODE] [--json]
 
+A tool the session's capability lacks is refused (TOOL_NOT_ALLOWED) before any rule, as a call is.
   --tool T          tool name (read_file, bash, mcp__<server>__<tool>, ...)
   --args JSON       the call's arguments, a JSON object
   --config FILE     serve config: host rules from "permissions", session rules from tenants.<user>.permissions
-  --user U          take the session rules (and default workspace) from this user's tenant
+  --user U          take the session rules, tools, MCP entries and default workspace from this user's tenant
+  --tools a,b       the session's tools (within the tenant's with --user); with none of --tools, --mcp and --user,
+                    the session is taken to have every built-in tool and MCP server, and the rules alone decide
+  --mcp ENTRY       an MCP entry of the session: 'id', 'id:tool' or 'id:pattern*' (repeatable)
   --workspace DIR   check paths and parse commands as a session on DIR would (path guard, shell check)
   --sandbox MODE    auto | required | off: whether bash's static check may count on the OS sandbox (default auto)
   --json            print the decision as JSON: { tool, args, decision, ... }
@@ -59,6 +64,7 @@ session rules, signed with the Ed25519 private key. A serve node whose config na
   toolwarden serve --workspace DIR --tools read_file,grep [--read-root DIR]... [--mcp ID]... [--user U]
                    [--config FILE] [--sandbox MODE]
   toolwarden serve --http --config FILE [--port N] [--host H] [--allow-origin ORIGIN]... [--sandbox MODE]
+                   [--shutdown-grace-ms MS]
 
 stdio (default): one session served as an MCP server on stdin/stdout; logs go to stderr.
   --workspace DIR   the session's workspace root (default: the user's tenant workspace with --user)
@@ -67,7 +73,7 @@ stdio (default): one session served as an MCP server on stdin/stdout; logs go to
   --mcp ENTRY       an MCP entry from the config's mcpServers: 'id', 'id:tool' or 'id:pattern*' (repeatable)
   --user U          act as this config user: bound to their tenant (workspace and read roots may only narrow it),
                     with their session rules
-  --config FILE     JSON config (see docs/serve-config.md): MCP servers, rules, tenants, sandbox, audit
+  --config FILE     JSON config (see docs/serve-config.md): MCP servers, rules, tenants, limits, sandbox, audit
   --sandbox MODE    auto | required | off (overrides the config)
 
 HTTP (--http): Streamable HTTP at /mcp; each bearer token in the config maps to a user whose tenant sets the
@@ -76,5 +82,7 @@ workspace, tools and MCP allowlist; each MCP session gets its own toolwarden ses
   --host H          interface to bind (default 127.0.0.1); on loopback, a Host header that is not a loopback
                     name with this port is refused (403, DNS-rebinding protection)
   --allow-origin O  a browser origin allowed besides the server's own (repeatable); any other Origin gets 403
+  --shutdown-grace-ms MS  on SIGINT/SIGTERM, how long requests in flight may finish before their sessions close
+                    (0 to 3600000; overrides the config's shutdownGraceMs; default 10000)
 `,
 } as const;

@@ -1,15 +1,23 @@
+/** Shortest name a prefix suggestion is made for: `--s` says too little to point at `--sandbox`. */
+const MIN_PREFIX_CHARS = 4;
+
 /**
- * The candidate closest to `name` by edit distance (case-insensitive), when it is close enough to be a typo:
- * at most 2 edits, and fewer than half of the name's length.
+ * The candidate closest to `name`, when it is close enough to be a typo (case-insensitive): at most 2 edits (a swap
+ * of two neighbouring letters is one) and fewer than half of the name's length; else the one candidate that `name`
+ * begins, a cut-short name (`--shutdown-grace` for `--shutdown-grace-ms`). `undefined` when none is.
  * @example closestName('bsh', ['bash', 'grep']) // 'bash'
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const lower = name.toLowerCase();
+  const all = [...candidates];
   let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+  for (const candidate of all) {
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (distance <= 2 && distance * 2 < Math.max(name.length, 2) && (best === undefined || distance < best.distance)) best = { candidate, distance };
   }
-  return best?.candidate;
+  if (best !== undefined || name.length < MIN_PREFIX_CHARS) return best?.candidate;
+  const longer = all.filter((candidate) => candidate.length > name.length && candidate.toLowerCase().startsWith(lower));
+  return longer.length === 1 ? longer[0] : undefined;
 }
 
 /** `; did you mean 'x'?` for a close candidate, or the empty string. */
@@ -18,14 +26,19 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   return close === undefined ? '' : `; did you mean '${close}'?`;
 }
 
-// Levenshtein distance over UTF-16 units, two rows: names here are short.
+// Edit distance over UTF-16 units where inserting, deleting, replacing or swapping two neighbours costs one (optimal
+// string alignment), three rows: names here are short.
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let cost = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cost = Math.min(cost, before[j - 2]! + 1);
+      current[j] = cost;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -6,7 +6,6 @@ import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { DefinedTool } from '../src/host-tools/define-tool.js';
 import type { ToolInfo } from '../src/tools/tool-info.js';
 import { dispatchTool } from './tool-dispatch.js';
-import { withPrefetched } from './prefetched-broker.js';
 import type { BrokerForCall } from './broker-client.js';
 import type { CallControl } from '../src/protocol/tool-host.js';
 
@@ -44,8 +43,7 @@ export async function createToolHost(brokerFor: BrokerForCall, info: BoundSessio
       const tool = hostTools.get(name);
       if (tool && runHostTool) return runHostTool(tool, args, callId, control);
       if (loadFailure !== undefined && !isMcpToolName(name)) return errorResult('TOOL_FAILED', loadFailure);
-      const broker = brokerFor(callId);
-      return dispatchTool(name, args, { broker: prefetched ? withPrefetched(broker, prefetched) : broker, readMaxChars: info.readMaxChars });
+      return dispatchTool(name, args, { broker: brokerFor(callId, prefetched), readMaxChars: info.readMaxChars });
     },
     describeHostTools: async () => {
       if (loadFailure !== undefined) throw new Error(loadFailure);

@@ -3,13 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startEgressProxy } from '../../runtime/net/egress/egress-proxy.js';
-import { figureOf, sampleInTurns } from '../measure.js';
+import { latencyFigure, sampleInTurns } from '../measure.js';
 import { infoRow } from '../targets.js';
 import type { Scenario, ScenarioContext, ScenarioOutcome } from './scenario.js';
 
-/** Scenario 7: one HTTP request through a session's egress proxy (checked, forwarded, audited) vs the same request direct. */
+/** Scenario 8: one HTTP request through a session's egress proxy (checked, forwarded, audited) vs the same request direct. */
 export const egress: Scenario = {
-  id: 7,
+  id: 8,
   title: 'Egress proxy: a request through the proxy vs direct',
   run: runEgress,
 };
@@ -27,13 +27,13 @@ async function runEgress(context: ScenarioContext): Promise<ScenarioOutcome> {
   const direct = (): Promise<number> => get({ host: '127.0.0.1', port, path: '/' });
   const proxied = (): Promise<number> => get({ socketPath, path: url, headers: { host: `127.0.0.1:${port}` } });
   try {
-    const plan = context.quick ? { warmup: 20, blocks: 4, perBlock: 50 } : { warmup: 50, blocks: 10, perBlock: 100 };
-    const samples = await sampleInTurns({ direct, proxied }, plan, (block) => context.progress(`block ${block + 1}/${plan.blocks}`));
-    const baseline = figureOf('GET 1 KiB direct to 127.0.0.1 (new connection)', 'ms', samples.direct);
+    const plan = context.sizes.requests;
+    const samples = await sampleInTurns({ direct, proxied }, plan, { onRound: (round) => context.progress(`round ${round + 1}/${plan.rounds}`) });
+    const baseline = latencyFigure('GET 1 KiB direct to 127.0.0.1 (new connection)', samples.direct);
     return {
-      rows: [infoRow('GET 1 KiB through the egress proxy (absolute URI, new connection, vetted, audited)', figureOf('through the proxy socket', 'ms', samples.proxied), baseline)],
+      rows: [infoRow('GET 1 KiB through the egress proxy (absolute URI, new connection, vetted, audited)', latencyFigure('through the proxy socket', samples.proxied), baseline)],
       notes: [
-        `${plan.blocks * plan.perBlock} requests each, taking turns block by block; ${audited} audit events`,
+        `${plan.warmup} warmup + ${plan.rounds} rounds of ${plan.perRound} requests each, taking turns; ${audited} audit events`,
         'host side only: a sandboxed command adds the socat hop inside the sandbox (not measured here)',
       ],
     };

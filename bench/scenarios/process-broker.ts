@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { createRuntime } from '../../runtime/index.js';
-import { assertOk, figureOf, sampleInTurns, type Operation } from '../measure.js';
+import { assertOk, latencyFigure, sampleInTurns, type Operation } from '../measure.js';
 import { compareRow, differenceRow, infoRow } from '../targets.js';
 import type { Row } from '../types.js';
 import { makeWorkspace } from '../workspace.js';
@@ -36,18 +36,21 @@ async function runProcessBroker(context: ScenarioContext): Promise<ScenarioOutco
       operations['perCommand'] = async () => assertOk(await perCommand.call('bash', { command: 'true' }));
     }
     const plan = context.sizes.execs;
-    const samples = await sampleInTurns(operations, plan, (block) => context.progress(`exec block ${block + 1}/${plan.blocks}`));
-    const broker = figureOf('session bash exec "true", sandbox off', 'ms', samples['broker'] ?? []);
-    const rows: Row[] = [compareRow('bash exec "true" vs execa directly', broker, figureOf(`execa('bash', [${SHELL_ARGS.map((a) => `'${a}'`).join(', ')}])`, 'ms', samples['execa'] ?? []), { kind: 'max', limit: 1.2 })];
+    const samples = await sampleInTurns(operations, plan, { onRound: (round) => context.progress(`exec round ${round + 1}/${plan.rounds}`) });
+    const broker = latencyFigure('session bash exec "true", sandbox off', samples['broker'] ?? []);
+    const rows: Row[] = [compareRow('bash exec "true" vs execa directly', broker, latencyFigure(`execa('bash', [${SHELL_ARGS.map((a) => `'${a}'`).join(', ')}])`, samples['execa'] ?? []), { kind: 'max', limit: 1.2 })];
     if (samples['sandboxed']) {
-      const sandboxed = figureOf("session bash exec \"true\", sandbox 'required'", 'ms', samples['sandboxed']);
+      const sandboxed = latencyFigure("session bash exec \"true\", sandbox 'required'", samples['sandboxed']);
       rows.push(differenceRow('OS sandbox (bwrap) vs none', sandboxed, broker, 5));
       // Issue 13 item 7: a sandboxed exec at most 1.5x an unsandboxed one; scenario 7 shows where the time goes.
       rows.push(compareRow('OS sandbox: sandboxed exec vs unsandboxed', sandboxed, broker, { kind: 'max', limit: 1.5 }));
-      const perCommandFigure = figureOf("session bash exec \"true\", sandbox 'required', sandboxZygote: false", 'ms', samples['perCommand'] ?? []);
+      const perCommandFigure = latencyFigure("session bash exec \"true\", sandbox 'required', sandboxZygote: false", samples['perCommand'] ?? []);
       rows.push(infoRow('OS sandbox, a bwrap per command (sandboxZygote: false) vs unsandboxed', perCommandFigure, broker));
     }
-    const notes = [`${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed execs per variant, one at a time, taking turns`];
+    const notes = [
+      `${plan.warmup} warmup + ${plan.rounds} rounds of ${plan.perRound} execs per variant, one at a time, taking turns`,
+      "cpu/call counts a command's CPU once it is reaped (10 ms ticks), so not that of commands a standing sandbox (zygote) reaps",
+    ];
     // By default the session runs its commands in a standing sandbox (zygote) where the self-test proves it sealed.
     if (!sandboxReason) notes.push(`the sandboxed session ${runtime.stats().zygotes > 0 ? 'used a zygote' : 'used a bwrap per command (no sealed zygote here; see doctor)'}`);
     if (sandboxReason) notes.push(`sandbox 'required' is unavailable here, so the sandbox row is missing: ${sandboxReason}`);

@@ -7,7 +7,7 @@ import { startBlockedGuard } from '../../runtime/sandbox/blocked-guard.js';
 import { createBubblewrapSandbox, featuresOf } from '../../runtime/sandbox/create-sandbox.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { canonicalize, canonicalizeScope, hostSandboxSys } from '../../runtime/sandbox/host-sys.js';
-import { figureOf, sampleInTurns, type Operation } from '../measure.js';
+import { figureOf, latencyFigure, sampleInTurns, type Operation } from '../measure.js';
 import { infoRow } from '../targets.js';
 import type { Row } from '../types.js';
 import { makeWorkspace } from '../workspace.js';
@@ -50,19 +50,19 @@ async function runSandboxStartup(context: ScenarioContext): Promise<ScenarioOutc
   };
   const operations: Record<string, Operation> = Object.fromEntries(Object.entries(argvs).map(([key, argv]) => [key, () => run(argv, ws.root)]));
   const plan = context.sizes.execs;
-  const samples = await sampleInTurns(operations, plan, (block) => context.progress(`phase block ${block + 1}/${plan.blocks}`));
-  const bash = figureOf('bash --noprofile --norc -c true, spawned directly', 'ms', samples['bash'] ?? []);
+  const samples = await sampleInTurns(operations, plan, { onRound: (round) => context.progress(`phase round ${round + 1}/${plan.rounds}`) });
+  const bash = latencyFigure('bash --noprofile --norc -c true, spawned directly', samples['bash'] ?? []);
   const rows: Row[] = [
-    infoRow('bwrap --ro-bind / / (no namespaces)', figureOf('bwrap, one bind', 'ms', samples['bwrapBare'] ?? []), bash),
-    infoRow(`+ pid, ipc, uts, net${userNamespace ? ', user' : ''} namespaces, cap-drop`, figureOf('bwrap, namespaces', 'ms', samples['bwrapNamespaces'] ?? []), bash),
-    infoRow('+ the session layout instead of / (about 30 mounts)', figureOf('bwrap, layout', 'ms', samples['layout'] ?? []), bash),
-    infoRow('+ the seccomp filter (through the /bin/sh that opens it)', figureOf('bwrap, layout, seccomp', 'ms', samples['seccomp'] ?? []), bash),
-    infoRow('+ prlimit: what a sandboxed command runs today', figureOf('bwrap, layout, seccomp, prlimit', 'ms', samples['today'] ?? []), bash),
+    infoRow('bwrap --ro-bind / / (no namespaces)', latencyFigure('bwrap, one bind', samples['bwrapBare'] ?? []), bash),
+    infoRow(`+ pid, ipc, uts, net${userNamespace ? ', user' : ''} namespaces, cap-drop`, latencyFigure('bwrap, namespaces', samples['bwrapNamespaces'] ?? []), bash),
+    infoRow('+ the session layout instead of / (about 30 mounts)', latencyFigure('bwrap, layout', samples['layout'] ?? []), bash),
+    infoRow('+ the seccomp filter (through the /bin/sh that opens it)', latencyFigure('bwrap, layout, seccomp', samples['seccomp'] ?? []), bash),
+    infoRow('+ prlimit: what a sandboxed command runs today', latencyFigure('bwrap, layout, seccomp, prlimit', samples['today'] ?? []), bash),
     infoRow('main thread: wrap() (canonical scope, layout)', figureOf('wrap()', 'ms', timeSync(() => today.wrap(BASH, scope, ws.root)))),
     infoRow('main thread: blocklist walks before and after', figureOf('startBlockedGuard + finish', 'ms', timeSync(() => guardOf().finish()))),
   ];
   const notes = [
-    `${plan.warmup} warmup + ${plan.blocks * plan.perBlock} timed spawns per variant, taking turns; each variant adds one layer to the one above it`,
+    `${plan.warmup} warmup + ${plan.rounds} rounds of ${plan.perRound} spawns per variant, taking turns; each variant adds one layer to the one above it; cpu/call counts the spawned processes once reaped (10 ms ticks)`,
     `main-thread figures: ${SYNC_RUNS} synchronous runs on the bench workspace (${DEFAULT_BLOCKLIST.length} blocklist entries)`,
   ];
   return { rows, notes };

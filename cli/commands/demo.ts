@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { createRuntime } from '../../runtime/runtime.js';
 import { EXIT, type CliIo } from '../cli-io.js';
 import { createDemoWorkspace } from '../demo/demo-workspace.js';
 import { DEMO_PERMISSIONS, DEMO_TOOLS, demoSteps, scriptedApprover, type AnsweredApproval } from '../demo/demo-steps.js';
 import { formatTable, terminalWidth, type DemoRow } from '../demo/format-table.js';
-import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
+import { HELP_OPTION, parseCommandArgs } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = { ...HELP_OPTION, json: { type: 'boolean' } } as const;
@@ -15,7 +14,7 @@ const OPTIONS = { ...HELP_OPTION, json: { type: 'boolean' } } as const;
  * @returns the exit code
  */
 export async function runDemo(argv: readonly string[], io: CliIo, width = terminalWidth(process.stdout.columns)): Promise<number> {
-  const flags = usageErrors('demo', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values);
+  const flags = parseCommandArgs(argv, OPTIONS).values;
   if (flags.help) {
     io.stdout(USAGE.demo);
     return EXIT.ok;

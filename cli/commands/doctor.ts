@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { SELF_TEST_PROPERTIES, type SelfTestCheck } from '../../src/sandbox/self-test.js';
 import { detectSandbox, type SandboxDetection } from '../../runtime/sandbox/detect-sandbox.js';
 import { runSandboxSelfTest, runZygoteSelfTest } from '../../runtime/sandbox/run-self-test.js';
 import { EXIT, type CliIo } from '../cli-io.js';
-import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
+import { HELP_OPTION, parseCommandArgs } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = { ...HELP_OPTION, json: { type: 'boolean' } } as const;
@@ -26,7 +25,7 @@ export interface DoctorReport {
  * @returns 0 when bwrap works and every property holds, 1 otherwise
  */
 export async function runDoctor(argv: readonly string[], io: CliIo): Promise<number> {
-  const flags = usageErrors('doctor', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values);
+  const flags = parseCommandArgs(argv, OPTIONS).values;
   if (flags.help) {
     io.stdout(USAGE.doctor);
     return EXIT.ok;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { didYouMean } from '../../src/did-you-mean.js';
 import { ToolwardenError } from '../../src/errors.js';
 import { generateTokenKeyPair } from '../../runtime/capability/token-key-pair.js';
 import { EXIT, type CliIo } from '../cli-io.js';
-import { HELP_OPTION, usageErrors } from '../parse-command-args.js';
+import { HELP_OPTION, parseCommandArgs, usageError } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = { ...HELP_OPTION, out: { type: 'string' }, kid: { type: 'string' } } as const;
@@ -17,13 +17,16 @@ export const KEY_FILES = { privateKey: 'token-private.jwk.json', publicKeys: 'to
  * only (0600) and the public JWKS for serving nodes. Refuses to overwrite an existing key file.
  */
 export async function runKeys(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values: flags, positionals } = usageErrors('keys', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }));
+  const { values: flags, positionals } = parseCommandArgs(argv, OPTIONS, true);
   if (flags.help) {
     io.stdout(USAGE.keys);
     return EXIT.ok;
   }
-  if (positionals.length !== 1 || positionals[0] !== 'generate') throw new ToolwardenError('INVALID_ARGS', "toolwarden keys: the only subcommand is 'generate'");
-  if (flags.out === undefined) throw new ToolwardenError('INVALID_ARGS', 'toolwarden keys generate: --out DIR is required');
+  if (positionals.length !== 1 || positionals[0] !== 'generate') {
+    const given = positionals.length === 0 ? 'none was given' : `got '${positionals.join(' ')}'${didYouMean(positionals[0] ?? '', ['generate'])}`;
+    throw usageError(`the only subcommand is 'generate': ${given}`);
+  }
+  if (flags.out === undefined) throw usageError('--out DIR is required (where the two key files go)');
   const dir = path.resolve(flags.out);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pair = generateTokenKeyPair(flags.kid);

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { ToolwardenError } from '../../src/errors.js';
 import { createRuntime } from '../../runtime/runtime.js';
 import { loadServeConfig } from '../../runtime/serve/load-serve-config.js';
 import { runtimeOptionsFrom, userSessionOptions } from '../../runtime/serve/runtime-from-config.js';
 import { EXIT, type CliIo } from '../cli-io.js';
-import { HELP_OPTION, splitList, usageErrors } from '../parse-command-args.js';
+import { HELP_OPTION, parseCommandArgs, toolList, usageError } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = {
@@ -23,16 +22,17 @@ const OPTIONS = {
  * capability token for `U`, within U's tenant and carrying its session rules, signed with the Ed25519 private key.
  */
 export async function runMint(argv: readonly string[], io: CliIo): Promise<number> {
-  const flags = usageErrors('mint', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values);
+  const flags = parseCommandArgs(argv, OPTIONS).values;
   if (flags.help) {
     io.stdout(USAGE.mint);
     return EXIT.ok;
   }
   for (const flag of ['config', 'private-key', 'user'] as const) {
-    if (flags[flag] === undefined) throw new ToolwardenError('INVALID_ARGS', `toolwarden mint: --${flag} is required`);
+    if (flags[flag] === undefined) throw usageError(`--${flag} is required`);
   }
   const ttl = flags.ttl === undefined ? undefined : Number(flags.ttl);
-  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) throw new ToolwardenError('INVALID_ARGS', `--ttl must be a positive whole number of seconds, got '${flags.ttl}'`);
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) throw usageError(`--ttl must be a positive whole number of seconds, got '${flags.ttl}'`);
+  const tools = toolList(flags.tools);
   const config = loadServeConfig(flags.config as string);
   let privateKey: unknown;
   try {
@@ -43,7 +43,6 @@ export async function runMint(argv: readonly string[], io: CliIo): Promise<numbe
   const { tokenKeys: _verifyOnly, ...options } = runtimeOptionsFrom(config, { idleWorkers: 0 });
   const rt = await createRuntime({ ...options, tokenKeys: { privateKey: privateKey as never } });
   try {
-    const tools = splitList(flags.tools);
     const token = await rt.mintToken({
       ...userSessionOptions(config, flags.user as string),
       ...(tools === undefined ? {} : { tools }),

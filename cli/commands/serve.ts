@@ -1,11 +1,11 @@
-import { parseArgs } from 'node:util';
-import { ToolwardenError } from '../../src/errors.js';
+import { SANDBOX_MODES } from '../../src/sandbox/types.js';
+import { MAX_SHUTDOWN_GRACE_MS } from '../../src/serve/serve-config.js';
 import { loadServeConfig } from '../../runtime/serve/load-serve-config.js';
 import { serveStdio } from '../../runtime/serve/serve-stdio.js';
 import { startHttpServer } from '../../runtime/serve/http/serve-http.js';
 import type { SessionOptions } from '../../runtime/session/session-options.js';
 import { EXIT, type CliIo } from '../cli-io.js';
-import { HELP_OPTION, usageErrors, requireChoice, splitList } from '../parse-command-args.js';
+import { HELP_OPTION, parseCommandArgs, requireChoice, requireWholeNumber, toolList, usageError } from '../parse-command-args.js';
 import { USAGE } from '../usage.js';
 
 const OPTIONS = {
@@ -14,6 +14,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'shutdown-grace-ms': { type: 'string' },
   config: { type: 'string' },
   sandbox: { type: 'string' },
   workspace: { type: 'string' },
@@ -24,7 +25,7 @@ const OPTIONS = {
 } as const;
 
 const STDIO_ONLY = ['workspace', 'tools', 'read-root', 'mcp', 'user'] as const;
-const HTTP_ONLY = ['port', 'host', 'allow-origin'] as const;
+const HTTP_ONLY = ['port', 'host', 'allow-origin', 'shutdown-grace-ms'] as const;
 
 /**
  * `toolwarden serve`: one session over stdio, or many users' sessions over Streamable HTTP with `--http`.
@@ -32,33 +33,43 @@ const HTTP_ONLY = ['port', 'host', 'allow-origin'] as const;
  * @returns the exit code
  */
 export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
-  const flags = usageErrors('serve', () => parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values);
+  const flags = parseCommandArgs(argv, OPTIONS).values;
   if (flags.help) {
     io.stdout(USAGE.serve);
     return EXIT.ok;
   }
   const misplaced = (flags.http ? STDIO_ONLY : HTTP_ONLY).find((flag) => flags[flag] !== undefined);
   if (misplaced !== undefined) {
-    throw new ToolwardenError('INVALID_ARGS', `toolwarden serve: --${misplaced} is only for ${flags.http ? 'stdio serving (without --http)' : 'HTTP serving (--http)'}`);
+    throw usageError(`--${misplaced} is only for ${flags.http ? 'stdio serving (without --http)' : 'HTTP serving (--http)'}`);
   }
-  const sandbox = requireChoice('sandbox', flags.sandbox, ['auto', 'required', 'off'] as const);
-  const port = parsePort(flags.port);
+  const sandbox = requireChoice('sandbox', flags.sandbox, SANDBOX_MODES);
+  const port = requireWholeNumber('port', flags.port, 0, 65535) ?? 3333;
+  const shutdownGraceMs = requireWholeNumber('shutdown-grace-ms', flags['shutdown-grace-ms'], 0, MAX_SHUTDOWN_GRACE_MS);
+  const tools = toolList(flags.tools);
   const config = flags.config === undefined ? undefined : loadServeConfig(flags.config);
   const log = (line: string): void => io.stderr(`toolwarden: ${line}\n`);
   if (flags.http) {
-    if (config === undefined) throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve --http: --config FILE is required (tokens and tenants come from it)');
-    const server = await startHttpServer({ config, port, host: flags.host ?? '127.0.0.1', sandbox, log, allowedOrigins: flags['allow-origin'] ?? [] });
+    if (config === undefined) throw usageError('--config FILE is required with --http (tokens and tenants come from it)');
+    const server = await startHttpServer({
+      config,
+      port,
+      host: flags.host ?? '127.0.0.1',
+      sandbox,
+      log,
+      allowedOrigins: flags['allow-origin'] ?? [],
+      ...(shutdownGraceMs === undefined ? {} : { shutdownGraceMs }),
+    });
     log(`serving MCP over Streamable HTTP at ${server.url}`);
     if (config.dashboard?.enabled === true) log(`dashboard (admin token only) at ${server.url.replace(/\/mcp$/, '/ui')}`);
     await untilSignal(() => server.close(), log);
     return EXIT.ok;
   }
   if (flags.workspace === undefined && flags.user === undefined) {
-    throw new ToolwardenError('INVALID_ARGS', 'toolwarden serve: --workspace DIR is required (or --user with a tenant workspace in --config)');
+    throw usageError('--workspace DIR is required (or --user with a tenant workspace in --config)');
   }
   const session: SessionOptions = {
     ...(flags.workspace === undefined ? {} : { workspaceRoot: flags.workspace }),
-    ...(flags.tools === undefined ? {} : { tools: splitList(flags.tools) ?? [] }),
+    ...(tools === undefined ? {} : { tools }),
     ...(flags['read-root'] === undefined ? {} : { readRoots: flags['read-root'] }),
     ...(flags.mcp === undefined ? {} : { mcpServers: flags.mcp }),
     ...(flags.user === undefined ? {} : { user: flags.user }),
@@ -69,13 +80,6 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   const server = await serveStdio({ session, config, log });
   await Promise.race([server.done, untilSignal(() => server.close(), log)]);
   return EXIT.ok;
-}
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 3333;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new ToolwardenError('INVALID_ARGS', `--port must be an integer from 0 to 65535, got '${value}'`);
-  return port;
 }
 
 /** Resolves after the first SIGINT or SIGTERM has run `close`. */

@@ -30,6 +30,8 @@ const config = parseServeConfig(
     tokens: { [ALICE]: 'alice', [BOB]: 'bob' },
     sandbox: 'off',
     approvalTimeoutMs: 600_000,
+    // A call may wait for its approval longer than the default toolTimeoutMs (30 s).
+    limits: { toolTimeoutMs: 900_000 },
     admin: { token: ADMIN },
     dashboard: { enabled: true },
   },
@@ -38,15 +40,15 @@ const config = parseServeConfig(
 const server = await startHttpServer({ config, port: 0, log: () => undefined });
 const origin = new URL(server.url).origin;
 
-async function client(bearer) {
-  const c = new Client({ name: 'screenshots', version: '1.0.0' });
+async function client(bearer, name, version) {
+  const c = new Client({ name, version });
   await c.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
   return c;
 }
 
 const browser = await chromium.launch({ executablePath: process.env.TOOLWARDEN_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'] });
 try {
-  const [alice, bob] = await Promise.all([client(ALICE), client(BOB)]);
+  const [alice, bob] = await Promise.all([client(ALICE, 'agent-cli', '1.4.0'), client(BOB, 'review-bot', '0.9.2')]);
   await bob.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
   await bob.callTool({ name: 'grep', arguments: { pattern: 'TODO' } });
   await bob.callTool({ name: 'read_file', arguments: { path: '../alice/README.md' } });
@@ -69,6 +71,8 @@ try {
   await page.locator('section.card', { has: page.locator('#approvals') }).screenshot({ path: path.join(OUT, 'dashboard-approvals.png') });
   await page.locator('#filter-decision').selectOption('deny');
   await page.locator('section.card', { has: page.locator('#audit') }).screenshot({ path: path.join(OUT, 'dashboard-audit-refusals.png') });
+  await page.setViewportSize({ width: 430, height: 900 });
+  await page.screenshot({ path: path.join(OUT, 'dashboard-narrow.png'), fullPage: true });
 
   for (const item of (await (await fetch(`${origin}/ui/api/state`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()).approvals) {
     await fetch(`${origin}/ui/api/approvals/${item.id}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{"decision":"deny"}' });

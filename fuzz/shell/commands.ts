@@ -1,3 +1,4 @@
+import { FOLLOW_LINKS } from './follow-links.js';
 import { renderOptions, type Gen, type Opt } from './gen.js';
 
 /** A command generator: builds one simple command (or a short fixed sequence) and tags what it used. */
@@ -46,17 +47,17 @@ const READERS: CommandGen[] = [
   reader('base64', [{ s: 'w', l: 'wrap', v: 'num' }, { s: 'd', l: 'decode' }]),
   reader('strings', [{ s: 'n', l: 'bytes', v: 'num' }, { s: 'a', l: 'all' }]),
   reader('hexdump', [{ s: 'C' }, { s: 'n', l: 'length', v: 'num' }, { s: 'f', l: 'format-file', v: 'read' }]),
-  reader('file', [{ s: 'b', l: 'brief' }, { s: 'L', l: 'dereference' }, { s: 'm', l: 'magic-file', v: 'read' }, { s: 'f', l: 'files-from', v: 'read' }]),
-  reader('stat', [{ s: 'c', l: 'format', v: () => '%s' }, { s: 'L', l: 'dereference' }, { s: 't', l: 'terse' }]),
-  reader('ls', [{ s: 'l' }, { s: 'a', l: 'all' }, { s: 'R', l: 'recursive' }, { s: 'L', l: 'dereference' }, { s: 'd', l: 'directory' }, { s: 'h', l: 'human-readable' }, { s: 'I', l: 'ignore', v: 'text' }, { l: 'color', v: () => 'never' }], { min: 0, max: 2 }),
-  reader('du', [{ s: 's', l: 'summarize' }, { s: 'h' }, { s: 'L', l: 'dereference' }, { s: 'a', l: 'all' }, { l: 'max-depth', v: 'num' }, { s: 'X', l: 'exclude-from', v: 'read' }, { l: 'files0-from', v: 'read' }], { min: 0, max: 2 }),
-  reader('diff', [{ s: 'u', l: 'unified' }, { s: 'r', l: 'recursive' }, { s: 'q', l: 'brief' }, { l: 'from-file', v: 'read' }, { l: 'to-file', v: 'read' }, { s: 'X', l: 'exclude-from', v: 'read' }, { l: 'label', v: 'text' }], { min: 1, max: 2 }),
+  reader('file', [{ s: 'b', l: 'brief' }, { s: 'L', l: 'dereference', follows: true }, { s: 'm', l: 'magic-file', v: 'read' }, { s: 'f', l: 'files-from', v: 'read' }]),
+  reader('stat', [{ s: 'c', l: 'format', v: () => '%s' }, { s: 'L', l: 'dereference', follows: true }, { s: 't', l: 'terse' }]),
+  reader('ls', [{ s: 'l' }, { s: 'a', l: 'all' }, { s: 'R', l: 'recursive' }, { s: 'L', l: 'dereference', follows: true }, { s: 'H', l: 'dereference-command-line', follows: true }, { l: 'dereference-command-line-symlink-to-dir', follows: true }, { s: 'd', l: 'directory' }, { s: 'h', l: 'human-readable' }, { s: 'I', l: 'ignore', v: 'text' }, { l: 'color', v: () => 'never' }], { min: 0, max: 2 }),
+  reader('du', [{ s: 's', l: 'summarize' }, { s: 'h' }, { s: 'L', l: 'dereference', follows: true }, { s: 'D', l: 'dereference-args', follows: true }, { s: 'H', follows: true }, { s: 'a', l: 'all' }, { l: 'max-depth', v: 'num' }, { s: 'X', l: 'exclude-from', v: 'read' }, { l: 'files0-from', v: 'read' }], { min: 0, max: 2 }),
+  reader('diff', [{ s: 'u', l: 'unified' }, { s: 'r', l: 'recursive', follows: true }, { l: 'no-dereference' }, { s: 'q', l: 'brief' }, { l: 'from-file', v: 'read' }, { l: 'to-file', v: 'read' }, { s: 'X', l: 'exclude-from', v: 'read' }, { l: 'label', v: 'text' }], { min: 1, max: 2 }),
   reader('cmp', [{ s: 's', l: 'silent' }, { s: 'n', l: 'bytes', v: 'num' }], { min: 2, max: 2 }),
   reader('comm', [{ s: '1' }, { s: '2' }, { s: '3' }], { min: 2, max: 2 }),
   reader('fold', [{ s: 'w', l: 'width', v: 'num' }]),
   reader('expand', [{ s: 't', l: 'tabs', v: 'num' }]),
   reader('realpath', [{ s: 'e', l: 'canonicalize-existing' }, { s: 's', l: 'strip' }, { l: 'relative-to', v: 'dir' }]),
-  reader('readlink', [{ s: 'f', l: 'canonicalize' }, { s: 'e', l: 'canonicalize-existing' }]),
+  reader('readlink', [{ s: 'f', l: 'canonicalize', follows: true }, { s: 'e', l: 'canonicalize-existing', follows: true }, { s: 'm', l: 'canonicalize-missing', follows: true }]),
   reader('cksum', [{ s: 'a', l: 'algorithm', v: () => 'md5' }]),
   reader('sha256sum', [{ s: 'b', l: 'binary' }, { s: 'c', l: 'check', risky: true }, { l: 'tag' }]),
   reader('md5sum', [{ s: 'b', l: 'binary' }, { l: 'tag' }]),
@@ -75,18 +76,18 @@ const WRITERS: CommandGen[] = [
   writer('tee', [{ s: 'a', l: 'append' }, { s: 'i', l: 'ignore-interrupts' }]),
   writer('truncate', [{ s: 's', l: 'size', v: () => '0' }, { s: 'r', l: 'reference', v: 'read' }, { s: 'c', l: 'no-create' }], (g) => (g.chance(0.8) ? ['-s', '0'] : [])),
   writer('chmod', [{ s: 'R', l: 'recursive' }, { s: 'v', l: 'verbose' }, { l: 'reference', v: 'read' }], (g) => [g.pick(['644', '+x', 'u+w', '-w,a+rwx', 'go-r', '=r'])]),
-  writer('chown', [{ s: 'R', l: 'recursive' }, { s: 'h', l: 'no-dereference' }, { l: 'reference', v: 'read' }], () => ['0:0']),
-  writer('chgrp', [{ s: 'R', l: 'recursive' }], () => ['0']),
+  writer('chown', [{ s: 'R', l: 'recursive' }, { s: 'h', l: 'no-dereference' }, { s: 'L', follows: true }, { s: 'H', follows: true }, { l: 'dereference', follows: true }, { l: 'reference', v: 'read' }], () => ['0:0']),
+  writer('chgrp', [{ s: 'R', l: 'recursive' }, { s: 'L', follows: true }, { s: 'H', follows: true }], () => ['0']),
   writer('rmdir', [{ s: 'p', l: 'parents' }]),
   writer('unlink', []),
   writer('mkfifo', [{ s: 'm', l: 'mode', v: () => '600' }]),
 ];
 
-const copyOpts: Opt[] = [{ s: 'r', l: 'recursive' }, { l: 'parents' }, { s: 'f', l: 'force' }, { s: 'v', l: 'verbose' }, { s: 'L', l: 'dereference' }, { s: 'P', l: 'no-dereference' }, { s: 'a', l: 'archive' }, { s: 't', l: 'target-directory', v: 'dir' }, { s: 'T', l: 'no-target-directory' }, { s: 'S', l: 'suffix', v: 'text' }, { l: 'backup', v: () => 'numbered' }];
+const copyOpts: Opt[] = [{ s: 'r', l: 'recursive' }, { l: 'parents' }, { s: 'f', l: 'force' }, { s: 'v', l: 'verbose' }, { s: 'L', l: 'dereference', follows: true }, { s: 'H', follows: true }, { s: 'P', l: 'no-dereference' }, { s: 'a', l: 'archive' }, { s: 't', l: 'target-directory', v: 'dir' }, { s: 'T', l: 'no-target-directory' }, { s: 'S', l: 'suffix', v: 'text' }, { l: 'backup', v: () => 'numbered' }];
 
 const FILE_OPS: CommandGen[] = [
   { name: 'cp', weight: 4, benign: true, build: (g) => ['cp', ...renderOptions(g, 'cp', copyOpts, g.rng.int(0, 2)), g.read(), g.write()].join(' ') },
-  { name: 'mv', weight: 3, benign: true, build: (g) => ['mv', ...renderOptions(g, 'mv', copyOpts.filter((o) => o.s !== 'r' && o.s !== 'L' && o.s !== 'a'), g.rng.int(0, 2)), g.write(), g.write()].join(' ') },
+  { name: 'mv', weight: 3, benign: true, build: (g) => ['mv', ...renderOptions(g, 'mv', copyOpts.filter((o) => o.s !== 'r' && o.follows !== true && o.s !== 'a'), g.rng.int(0, 2)), g.write(), g.write()].join(' ') },
   { name: 'ln', weight: 3, benign: true, build: (g) => ['ln', ...renderOptions(g, 'ln', [{ s: 's', l: 'symbolic' }, { s: 'f', l: 'force' }, { s: 'n', l: 'no-dereference' }, { s: 'r', l: 'relative' }, { s: 'T' }, { s: 't', l: 'target-directory', v: 'dir' }], g.rng.int(0, 2)), g.read(), g.write()].join(' ') },
   { name: 'rm', weight: 3, benign: true, build: (g) => ['rm', ...renderOptions(g, 'rm', [{ s: 'r', l: 'recursive' }, { s: 'f', l: 'force' }, { s: 'd', l: 'dir' }, { s: 'v', l: 'verbose' }, { l: 'one-file-system' }], g.rng.int(0, 2)), g.write()].join(' ') },
   { name: 'sort', weight: 2, benign: true, build: (g) => ['sort', ...renderOptions(g, 'sort', [{ s: 'r', l: 'reverse' }, { s: 'u', l: 'unique' }, { s: 'n', l: 'numeric-sort' }, { s: 'o', l: 'output', v: 'write' }, { s: 'k', l: 'key', v: () => '1' }, { s: 'T', l: 'temporary-directory', v: 'dir' }, { l: 'files0-from', v: 'read' }, { l: 'compress-program', v: () => 'cat', risky: true }, { l: 'random-source', v: 'read' }], g.rng.int(0, 3)), g.read()].join(' ') },
@@ -216,6 +217,8 @@ const LANGS: CommandGen[] = [
             () => ['commit', '--allow-empty', '-m', 'x'], () => ['log', '--format=%H', '--', g.read()], () => ['difftool', '-y', '-x', 'cat'],
           ])();
       g.tag(`opt:git:${sub[0] ?? ''}`);
+      // The nested repository's config runs a script: git run in it is never harmless.
+      if (sub.includes('nested')) g.hostile();
       return ['git', ...globals, ...sub].join(' ');
     },
   },
@@ -301,6 +304,12 @@ const STATEFUL: CommandGen[] = [
         'cat << EOF\n`cat link-out-file`\nEOF\n', 'cat <<\\EOF\n$(cat link-out-file)\nEOF\n', 'cat <<EOF | sh\ncat link-out-file\nEOF\n',
         'cat <<EOF > out.txt\n${HOME}\nEOF\n', 'cat <<EOF\n$((1+2))\nEOF\n', "cat <<'E'F\n$(cat link-out-file)\nEF\n", 'cat <<EOF; cat link-out-file\nx\nEOF\n',
         'while read l; do cat "$l"; done <<EOF\nlink-out-file\nEOF\n', 'cat <<<"$(cat link-out-file)"', 'bash <<EOF\ncat link-out-file\nEOF\n',
+        // Delimiter lines bash and a careless reading match differently (issue 29), with the payload after them.
+        'cat <<EOF\nEO\\\nF\ncat link-out-file\nEOF\n', 'cat <<-EOF\n\t\tEOF\ncat link-out-file\nEOF\n', 'cat <<-EOF\n  EOF\ncat link-out-file\nEOF\n',
+        "cat <<'EOF '\nEOF \ncat link-out-file\nEOF\n", 'cat <<"E\\"F"\nE"F\ncat link-out-file\nE\\"F\n', "cat <<''\n\ncat link-out-file\n",
+        'cat <<A; cat <<B\nA\nB\ncat link-out-file\n', 'echo $(cat <<EOF\nhi\nEOF cat link-out-file)\n', 'cat <<EOF link-out-file\nhi\nEOF\n',
+        'x=$(cat <<A; cat <<B\nA cat link-out-file)\nbody\nB\necho "$x"\n', 'echo $(cat <<EOF) x\n$(cat link-out-file)\nEOF\n',
+        'cat <<EOF\n`echo \\" ; cat link-out-file ; echo \\"`\nEOF\n', "bash -c 'cat <<EOF\n$(cat link-out-file)\nEOF\n'", 'echo $((1<<2))\ncat link-out-file\n',
       ]);
     },
   },
@@ -397,4 +406,4 @@ const LINE_EFFECTS: CommandGen[] = [
 ];
 
 /** Every command generator, by name. */
-export const COMMAND_GENS: readonly CommandGen[] = [...READERS, ...WRITERS, ...FILE_OPS, ...LANGS, ...WRAPPED, ...PATH_FREE, ...STATEFUL, ...LINE_EFFECTS];
+export const COMMAND_GENS: readonly CommandGen[] = [...READERS, ...WRITERS, ...FILE_OPS, ...LANGS, ...WRAPPED, ...PATH_FREE, ...STATEFUL, ...LINE_EFFECTS, FOLLOW_LINKS];

@@ -79,6 +79,8 @@ export interface Opt {
   v?: 'read' | 'write' | 'num' | 'text' | 'dir' | ((g: Gen) => string);
   /** Hostile even with inside paths (it runs something or changes how the tool reads its operands). */
   risky?: boolean;
+  /** It follows links (threat family 25): hostile, since the workspace holds links out; tagged `follow:CMD`. */
+  follows?: boolean;
 }
 
 /** Renders `count` options of `opts` as the tool accepts them: long, GNU long prefixes, `--opt=value`, clustered short. */
@@ -88,6 +90,7 @@ export function renderOptions(g: Gen, cmd: string, opts: readonly Opt[], count: 
   for (let i = 0; i < count && opts.length > 0; i++) {
     const o = g.pick(opts);
     if (o.risky) g.hostile();
+    if (o.follows) g.hostile(`follow:${cmd}`);
     const value = o.v === undefined ? undefined : optionValue(g, o.v);
     const useLong = o.l !== undefined && (o.s === undefined || g.chance(0.5));
     if (useLong) {

@@ -85,10 +85,18 @@ function node(g: Gen, depth: number): string {
   return build(g, depth + 1);
 }
 
-/** Mixes seed and index so each command is reproducible alone (`--seed S` and its position give the same text). */
+/**
+ * Mixes seed and index so each command is reproducible alone (`--seed S` and its position give the same text). The
+ * seed is mixed on its own first: XORing the index into a seed barely changed (S and S+1 differ in the low bits)
+ * gave the same commands in another order, so "fresh" neighbouring seeds re-ran the same set.
+ */
 export function commandSeed(seed: number, index: number): number {
-  let h = (seed ^ 0x9e3779b9) >>> 0;
-  h = Math.imul(h ^ index, 0x85ebca6b) >>> 0;
+  return mix32(mix32(seed ^ 0x9e3779b9) ^ index);
+}
+
+// The murmur3 finalizer: every input bit changes about half of the output bits.
+function mix32(x: number): number {
+  let h = Math.imul((x >>> 0) ^ (x >>> 16), 0x85ebca6b) >>> 0;
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
   return (h ^ (h >>> 16)) >>> 0;
 }

@@ -5,6 +5,7 @@ import { sandboxAvailable } from './sandbox.js';
 import { summarize } from './summary.js';
 
 // npm run fuzz:shell -- --count N --seed S [--start K] [--concurrency C] [--seconds T] [--out DIR] [--no-corpus] [--verdicts-only]
+//   [--tagged PREFIX] (only generated commands with a tag starting with PREFIX, e.g. follow: for options that follow links)
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
   const i = argv.indexOf(`--${name}`);
@@ -42,6 +43,7 @@ const report = await runDifferential({
   concurrency: num('concurrency', 1),
   seconds: num('seconds', 2),
   verdictsOnly,
+  ...(argv.includes('--tagged') ? { tagged: flag('tagged', '') } : {}),
   onEscape: (e) => {
     fs.appendFileSync(live, `${JSON.stringify(e)}\n`);
     console.log(`ESCAPE ${describeEscape(e)}`);

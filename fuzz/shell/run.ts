@@ -58,6 +58,8 @@ export interface DiffOptions {
   seconds?: number;
   /** Only ask the checker (verdicts, coverage, over-asking), run nothing: no escapes are looked for. */
   verdictsOnly?: boolean;
+  /** Only generated commands with a tag starting with this (`follow:`): the first `count` of them from `start` on. */
+  tagged?: string;
   /** Called after every command (progress, incremental escape logging). */
   onEscape?: (e: Escape) => void;
   onProgress?: (done: number, total: number) => void;
@@ -83,10 +85,7 @@ export async function runDifferential(opts: DiffOptions): Promise<DiffReport> {
   const start = opts.start ?? 0;
   const items: Item[] = [
     ...(opts.withCorpus ? CORPUS.map((c): Item => ({ origin: `corpus:${c.source}`, template: c.text, gen: null })) : []),
-    ...Array.from({ length: opts.count }, (_, i): Item => {
-      const gen = generate(opts.seed, start + i);
-      return { origin: `seed:${opts.seed}#${start + i}`, template: gen.text, gen };
-    }),
+    ...generatedItems(opts.seed, start, opts.count, opts.tagged),
   ];
   const report: DiffReport = {
     seed: opts.seed, count: opts.count, corpus: opts.withCorpus ? CORPUS.length : 0, generated: items.length, allowed: 0, asked: 0, denied: 0, ran: 0, timedOut: 0,
@@ -151,6 +150,19 @@ export async function runDifferential(opts: DiffOptions): Promise<DiffReport> {
   fs.rmSync(root, { recursive: true, force: true });
   report.seconds = Math.round((Date.now() - started) / 100) / 10;
   return report;
+}
+
+// Past this many commands drawn per one kept, a tag is too rare to fill a tagged run: it ends short.
+const MAX_DRAWS_PER_KEPT = 200;
+
+function generatedItems(seed: number, start: number, count: number, tagged: string | undefined): Item[] {
+  const items: Item[] = [];
+  for (let i = start; items.length < count && i < start + count * (tagged === undefined ? 1 : MAX_DRAWS_PER_KEPT); i++) {
+    const gen = generate(seed, i);
+    if (tagged !== undefined && !gen.tags.some((t) => t.startsWith(tagged))) continue;
+    items.push({ origin: `seed:${seed}#${i}`, template: gen.text, gen });
+  }
+  return items;
 }
 
 const SEVERITY: Record<string, number> = { write: 0, exec: 1, read: 2, meta: 3 };

@@ -87,9 +87,14 @@ export class SessionPaths {
     });
   }
 
-  /** A working directory for a command: inside the workspace unless outside access is allowed. */
+  /**
+   * A working directory for a command: inside the workspace unless outside access is allowed, and readable once its
+   * links are followed, so a cwd through a link out is refused the same whether anything stands there (NOT_READABLE).
+   */
   workingDirectory(input: unknown): string {
-    return resolveWorkspacePath(input ?? '.', this.scope, this.flavour);
+    const lexical = resolveWorkspacePath(input ?? '.', this.scope, this.flavour);
+    this.readable(input ?? '.');
+    return lexical;
   }
 
   /** Whether an opened descriptor's real path (kernel-resolved, so link-free) may be read: the re-check after open. */

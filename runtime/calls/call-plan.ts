@@ -1,7 +1,10 @@
 import type { Prefetched } from '../../src/protocol.js';
 import { isMcpToolName } from '../../src/mcp/tool-name.js';
-import type { ToolResult } from '../../src/tool-result.js';
-import { builtinTool, type MainThreadToolName } from '../../src/tools/builtin-schemas.js';
+import { errorResult, type ToolResult } from '../../src/tool-result.js';
+import { toPlainError } from '../../src/errors.js';
+import { readFileResult } from '../../src/text/read-file-result.js';
+import type { BrokeredFile } from '../../src/protocol.js';
+import { builtinTool, type BuiltinArgs, type MainThreadToolName } from '../../src/tools/builtin-schemas.js';
 import type { SessionServices } from '../session/session-services.js';
 import type { CallContext } from './call-context.js';
 
@@ -37,6 +40,22 @@ export interface CallPlan {
   direct?: DirectRun;
 }
 
+/**
+ * Files up to this size are formatted for read_file on the main thread, right after the broker read them (about a
+ * millisecond of formatting at most, on this machine's slower core); larger ones in the session's worker.
+ */
+export const FORMAT_ON_MAIN_MAX_BYTES = 256 * 1024;
+
+/** read_file's result on the main thread; a failure (a binary file, a bad offset) is its error result. */
+function formatRead(args: BuiltinArgs<'read_file'>, file: BrokeredFile, readMaxChars: number): ToolResult {
+  try {
+    return readFileResult(args, file, readMaxChars);
+  } catch (error) {
+    const { code, message } = toPlainError(error);
+    return errorResult(code, message);
+  }
+}
+
 // The code of each built-in tool the registry says runs on the main thread.
 const MAIN_THREAD_TOOLS: Record<MainThreadToolName, (services: SessionServices, args: Record<string, unknown>, context: CallContext) => DirectRun> = {
   bash: (services, args, context) => async () => {
@@ -49,7 +68,7 @@ const MAIN_THREAD_TOOLS: Record<MainThreadToolName, (services: SessionServices, 
 
 /**
  * Plans an admitted call, for the call's context, from the tool's registry descriptor. Prefetching saves read_file a
- * round trip between the worker and the broker; running MCP tools and web_fetch on the main thread saves two, and
+ * round trip between the worker and the broker (and a small file is formatted at once, saving the hop to the worker); running MCP tools and web_fetch on the main thread saves two, and
  * keeps the broker's MCP and fetch requests for host tools' ctx alone, where they are checked and audited per
  * request; bash's process groups live there, killed at the call's end.
  */
@@ -57,7 +76,15 @@ export async function planCall(services: SessionServices, tool: string, args: Re
   const descriptor = builtinTool(tool);
   if (descriptor?.prefetch === 'readFileStrict' && typeof args['path'] === 'string') {
     const path = args['path'];
-    return { prefetched: { readFileStrict: { path, reply: await services.broker(context).readFileStrict(path) } } };
+    const reply = await services.broker(context).readFileStrict(path);
+    // A small file is formatted where it was read: its text never crosses to the worker and back, which costs a
+    // call more than the formatting does. A large one goes to the worker, whose formatting holds no one else's loop.
+    if (reply.ok && reply.value.size <= FORMAT_ON_MAIN_MAX_BYTES) {
+      const file = reply.value;
+      const readMaxChars = services.permissions.capability.limits.readMaxChars;
+      return { direct: () => Promise.resolve({ result: formatRead(args as BuiltinArgs<'read_file'>, file, readMaxChars) }) };
+    }
+    return { prefetched: { readFileStrict: { path, reply } } };
   }
   if (descriptor?.runsIn === 'main') return { direct: MAIN_THREAD_TOOLS[tool as MainThreadToolName](services, args, context) };
   if (isMcpToolName(tool)) return { direct: () => services.permissions.mcp.run(tool, args, context) };

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 
 /** One entry of a {@link DeadlineQueue}: what runs at `at` (`performance.now()` time) unless removed first. */
 export interface Deadline {
@@ -14,6 +13,7 @@ export interface Deadline {
  * call adds its deadline when it starts and removes it when it ends; neither touches the timer unless the earliest
  * deadline moves earlier (a timer per call cost each call a setTimeout and a clearTimeout, and the timer list's
  * bookkeeping, on the host's main thread). A timer that fires with nothing due re-arms for the earliest entry.
+ * Calls made one after another each add a later deadline than the armed one: no timer is touched at all.
  */
 export class DeadlineQueue {
   readonly #heap: Deadline[] = [];
@@ -47,8 +47,9 @@ export class DeadlineQueue {
       this.#down(index);
       this.#up(last.index);
     }
-    // The timer stays armed: should it fire early it finds nothing due and re-arms, cheaper than re-arming now.
-    if (this.#heap.length === 0) this.#disarm();
+    // The timer stays armed, even with nothing left: should it fire early it finds nothing due and re-arms for the
+    // earliest entry (if any), cheaper than clearing and setting it at every call. It is unref'ed: the work of a call
+    // keeps the process alive, a deadline alone does not.
   }
 
   #expire(): void {
@@ -69,12 +70,7 @@ export class DeadlineQueue {
     this.#armedFor = at;
     // setTimeout's delay is a 32-bit integer of milliseconds; a deadline further out re-arms when the timer fires.
     this.#timer = setTimeout(this.#onTimer, Math.min(2_147_483_647, Math.max(0, Math.ceil(at - performance.now()))));
-  }
-
-  #disarm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#armedFor = Number.POSITIVE_INFINITY;
+    this.#timer.unref();
   }
 
   #up(index: number): void {

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
+import { PATH_RULES, PathRefusal } from '../../src/path-guard/index.js';
 import { toFsError } from './fs-error.js';
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -22,7 +23,7 @@ export function getFdRealPath(fd: number, openedPath: string): string {
   const opened = fstatSync(fd);
   const named = statSync(real);
   if (opened.dev !== named.dev || opened.ino !== named.ino) {
-    throw new ToolwardenError('BLOCKED_PATH', `${openedPath} changed while it was being opened; refusing to use it`);
+    throw new PathRefusal('BLOCKED_PATH', openedPath, PATH_RULES.changing);
   }
   return real;
 }
@@ -35,7 +36,7 @@ export function verifyDirectory(dir: string): void {
   if (process.platform === 'win32') {
     // Windows cannot open a directory as an fd here; realpath is the best check Node offers.
     const real = realpathSync.native(dir);
-    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
+    if (real !== dir) throw swappedError(dir, 'reached through a symlink');
     return;
   }
   let fd: number;
@@ -48,12 +49,12 @@ export function verifyDirectory(dir: string): void {
   }
   try {
     const real = getFdRealPath(fd, dir);
-    if (real !== dir) throw swappedError(dir, `reached as ${real}`);
+    if (real !== dir) throw swappedError(dir, 'reached through a symlink');
   } finally {
     closeSync(fd);
   }
 }
 
 function swappedError(dir: string, now: string): ToolwardenError {
-  return new ToolwardenError('BLOCKED_PATH', `directory ${dir} is now ${now}: a component was swapped for a symlink after the check`);
+  return new PathRefusal('BLOCKED_PATH', dir, PATH_RULES.swapped(now));
 }

@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
-import type { CheckedPath } from '../../src/path-guard/index.js';
+import { PATH_RULES, PathRefusal, type CheckedPath } from '../../src/path-guard/index.js';
 import { toFsError } from './fs-error.js';
 import type { IsAllowed } from './open-verified.js';
 import { openChildDirectory, openDirectory, type VerifiedDir } from './verified-dir.js';
@@ -50,7 +50,7 @@ export function openWritableDirectory(checked: string, isAllowed: IsAllowed, cre
  * `createParents`, each pushed on `made`) after checking the file itself passes `isAllowed` (else OUTSIDE_WORKSPACE).
  */
 export function openParentForWrite(checked: CheckedPath, isAllowed: IsAllowed, createParents: boolean, made?: string[]): { dir: VerifiedDir; name: string } {
-  if (!isAllowed(checked)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot write ${checked}: this session may not write it`);
+  if (!isAllowed(checked)) throw new PathRefusal('OUTSIDE_WORKSPACE', checked, PATH_RULES.notWritableHere);
   return { dir: openWritableDirectory(path.dirname(checked), isAllowed, createParents, made), name: path.basename(checked) };
 }
 
@@ -75,5 +75,5 @@ function statEntry(p: string): Stats | undefined {
 }
 
 function checkAllowed(dir: string, isAllowed: IsAllowed): void {
-  if (!isAllowed(dir)) throw new ToolwardenError('OUTSIDE_WORKSPACE', `cannot create directory ${dir}: this session may not write it`);
+  if (!isAllowed(dir)) throw new PathRefusal('OUTSIDE_WORKSPACE', dir, PATH_RULES.notWritableHere);
 }

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { ToolwardenError } from '../../src/errors.js';
-import type { CheckedPath } from '../../src/path-guard/index.js';
+import { PATH_RULES, PathRefusal, type CheckedPath } from '../../src/path-guard/index.js';
 import { getFdRealPath } from './fd-path.js';
 import { toFsError } from './fs-error.js';
 
@@ -39,10 +39,7 @@ export function openVerifiedWithStat(checked: CheckedPath, mode: 'read' | 'write
     }
     const real = getFdRealPath(fd, checked);
     if (!isAllowed(real)) {
-      throw new ToolwardenError(
-        mode === 'read' ? 'NOT_READABLE' : 'OUTSIDE_WORKSPACE',
-        `${checked} reached ${real} when opened, which this session may not ${mode} (the path changed after the check)`,
-      );
+      throw new PathRefusal(mode === 'read' ? 'NOT_READABLE' : 'OUTSIDE_WORKSPACE', checked, PATH_RULES.changed(mode));
     }
     return { fd, stat };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, lstatSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
+import { PATH_RULES, PathRefusal } from '../../src/path-guard/index.js';
 import { getFdRealPath, verifyDirectory } from './fd-path.js';
 import { toFsError } from './fs-error.js';
 
@@ -64,8 +65,8 @@ export function openDirectory(dir: string, mode: 'exact' | 'allowed', isAllowed:
   }
   try {
     const real = getFdRealPath(fd, dir);
-    if (mode === 'exact' && real !== dir) throw swapped(dir, `reached as ${real}`);
-    if (!isAllowed(real)) throw new ToolwardenError('NOT_READABLE', `directory ${dir} reached ${real} when opened, which this session may not read (the path changed after the check)`);
+    if (mode === 'exact' && real !== dir) throw swapped(dir, 'reached through a symlink');
+    if (!isAllowed(real)) throw new PathRefusal('NOT_READABLE', dir, PATH_RULES.changed('read'));
   } catch (error) {
     closeSync(fd);
     throw error;
@@ -147,5 +148,5 @@ function lstatQuietly(p: string): ReturnType<typeof lstatSync> | undefined {
 }
 
 function swapped(dir: string, now: string): ToolwardenError {
-  return new ToolwardenError('BLOCKED_PATH', `directory ${dir} is now ${now}: a component was swapped for a symlink after the check`);
+  return new PathRefusal('BLOCKED_PATH', dir, PATH_RULES.swapped(now));
 }

@@ -3,6 +3,7 @@ import type { JSONWebKeySet } from 'jose';
 import type { SandboxMode } from '../../src/capability/capability.js';
 import { ToolwardenError } from '../../src/errors.js';
 import { parseUpstreamCa } from '../../src/net/upstream-ca.js';
+import { runtimeTenant } from '../../src/serve/config-tenants.js';
 import type { ServeConfig } from '../../src/serve/serve-config.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
 import type { RuntimeOptions } from '../runtime-options.js';
@@ -18,9 +19,7 @@ export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: {
   if (config?.mcpServers !== undefined) options.mcpServers = config.mcpServers;
   if (config?.permissions !== undefined) options.permissions = config.permissions;
   if (config !== undefined && Object.keys(config.tenants).length > 0) {
-    options.tenants = Object.fromEntries(
-      Object.entries(config.tenants).map(([user, { permissions: _sessionRules, ...tenant }]): [string, TenantConfig] => [user, tenant]),
-    );
+    options.tenants = Object.fromEntries(Object.entries(config.tenants).map(([user, tenant]): [string, TenantConfig] => [user, runtimeTenant(tenant)]));
   }
   const sandbox = overrides.sandbox ?? config?.sandbox;
   if (sandbox !== undefined) options.sandbox = sandbox;
@@ -53,8 +52,16 @@ function readPublicKeys(given: NonNullable<ServeConfig['tokenPublicKeys']>): JSO
   }
 }
 
-/** What a session of `user` takes from the config: the user (the runtime binds the tenant) and the tenant's session rules. */
-export function userSessionOptions(config: ServeConfig | undefined, user: string): SessionOptions {
-  const permissions = config?.tenants[user]?.permissions;
-  return permissions === undefined ? { user } : { user, permissions };
+/**
+ * What a session of `user` (or, without one, a stdio session) takes from the config: the user (the runtime binds the
+ * tenant), the tenant's session rules, and the config's limits with the tenant's over them key by key.
+ */
+export function userSessionOptions(config: ServeConfig | undefined, user: string | undefined): SessionOptions {
+  const tenant = user !== undefined && config !== undefined && Object.hasOwn(config.tenants, user) ? config.tenants[user] : undefined;
+  const limits = { ...config?.limits, ...tenant?.limits };
+  return {
+    ...(user === undefined ? {} : { user }),
+    ...(tenant?.permissions === undefined ? {} : { permissions: tenant.permissions }),
+    ...(Object.keys(limits).length === 0 ? {} : { limits }),
+  };
 }

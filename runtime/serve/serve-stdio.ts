@@ -31,8 +31,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioServe
   const log = options.log ?? ((line: string) => process.stderr.write(`toolwarden: ${line}\n`));
   const approvals = new ServedApprovals(options.config?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, log);
   const rt = await createRuntime({ ...runtimeOptionsFrom(options.config, { idleWorkers: 1 }), approve: approvals.approve });
-  const userOptions = options.session.user === undefined ? {} : userSessionOptions(options.config, options.session.user);
-  const session = await rt.openSession({ ...userOptions, ...options.session }).catch(async (error: unknown) => {
+  const session = await rt.openSession({ ...userSessionOptions(options.config, options.session.user), ...options.session }).catch(async (error: unknown) => {
     await rt.close();
     throw error;
   });

@@ -1,6 +1,5 @@
 import type { Capability } from '../../src/capability/capability.js';
-import { isMcpToolName } from '../../src/mcp/index.js';
-import { ApprovalMemory } from '../../src/policy/index.js';
+import { ApprovalMemory, exposesTool, toolExposure, type McpAllows } from '../../src/policy/index.js';
 import { SessionPaths } from '../broker/session-paths.js';
 import type { CallContext } from '../calls/call-context.js';
 import type { McpHub } from '../mcp/index.js';
@@ -22,14 +21,14 @@ export class SessionPermissions {
   /** The facts the rules decide from, and the session's remembered `allow-always` answers. */
   readonly gateSession: GateSession;
   readonly #gate: PolicyGate;
-  readonly #tools: ReadonlySet<string>;
+  readonly #mcpAllows: McpAllows;
 
   constructor(capability: Capability, gate: PolicyGate, hub: McpHub | undefined) {
     this.capability = capability;
     this.paths = new SessionPaths(capability);
     this.mcp = new McpAccess(hub, capability);
     this.#gate = gate;
-    this.#tools = new Set(capability.tools);
+    this.#mcpAllows = (name) => this.mcp.allows(name);
     this.gateSession = { id: capability.sid, user: capability.user, permissions: capability.permissions, memory: new ApprovalMemory() };
   }
 
@@ -40,7 +39,7 @@ export class SessionPermissions {
 
   /** Whether the session sees a tool: one of its tools, or an MCP tool its entries allow. */
   exposes(name: string): boolean {
-    return isMcpToolName(name) ? this.mcp.allows(name) : this.#tools.has(name);
+    return exposesTool(this.capability, name, this.#mcpAllows);
   }
 
   /**
@@ -48,9 +47,8 @@ export class SessionPermissions {
    * rules, asking the approver within the call's context. What the capability does expose is told only in a refusal.
    */
   admitCall(name: string, args: Record<string, unknown>, context: CallContext): Promise<GateOutcome> {
-    const visible = this.exposes(name);
-    const allowed = visible ? [] : [...this.capability.tools, ...this.capability.mcpServers.map((entry) => `MCP ${entry}`)];
-    const request = describeRequest(this.paths, name, args, { exposure: { visible, allowed }, validateArgs: true, rulesMention: this.#gate.hasRulesFor(this.gateSession, name) });
+    const exposure = toolExposure(this.capability, name, this.#mcpAllows);
+    const request = describeRequest(this.paths, name, args, { exposure, validateArgs: true, rulesMention: this.#gate.hasRulesFor(this.gateSession, name) });
     return this.#gate.enforce(this.gateSession, request, args, context);
   }
 

@@ -16,6 +16,7 @@ export async function checkCommand(paths: SessionPaths, command: string, cwd: st
     home,
     workspaceRoot: paths.scope.workspaceRoot,
     readRoots: paths.scope.readRoots,
+    allowOutsideWorkspace: paths.scope.allowOutsideWorkspace,
     fs: nodeShellFs,
   });
   const at = (target: string, from: string): string => (path.isAbsolute(target) ? target : path.join(from, target));

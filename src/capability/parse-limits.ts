@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { ToolwardenError } from '../errors.js';
 import { DEFAULT_LIMITS, UNLIMITED_AT_ZERO, type Limits } from '../limits.js';
 import { requirePlainObject } from './plain-object.js';
@@ -18,7 +19,7 @@ export function parseLimits(value: unknown, where: string): Partial<Limits> {
   const parsed: Partial<Limits> = {};
   for (const [key, limit] of Object.entries(raw)) {
     if (!Object.hasOwn(DEFAULT_LIMITS, key)) {
-      throw new ToolwardenError('INVALID_OPTIONS', `unknown limit '${key}' in ${where}; known: ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+      throw new ToolwardenError('INVALID_OPTIONS', `unknown limit '${key}' in ${where}${didYouMean(key, Object.keys(DEFAULT_LIMITS))}; known: ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
     }
     if (limit === undefined) continue;
     const name = key as keyof Limits;

@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { ToolwardenError } from '../errors.js';
 
 /**
@@ -17,7 +18,7 @@ export function requirePlainObject(value: unknown, where: string): Record<string
 export function rejectUnknownKeys(raw: Record<string, unknown>, known: ReadonlySet<string>, where: string): void {
   for (const key of Reflect.ownKeys(raw)) {
     if (typeof key !== 'string' || !known.has(key)) {
-      throw new ToolwardenError('INVALID_OPTIONS', `unknown ${where} option '${String(key)}'; known: ${[...known].join(', ')}`);
+      throw new ToolwardenError('INVALID_OPTIONS', `unknown ${where} option '${String(key)}'${typeof key === 'string' ? didYouMean(key, known) : ''}; known: ${[...known].join(', ')}`);
     }
   }
 }

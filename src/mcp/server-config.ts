@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { ToolwardenError } from '../errors.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
 import { credentialsNamedIn, hasMalformedCredentialReference } from '../net/egress/credential-references.js';
@@ -71,7 +72,7 @@ export function validateMcpServerConfig(id: string, config: unknown): McpServerC
   if (config['perUser'] !== undefined && typeof config['perUser'] !== 'boolean') fail('.perUser must be a boolean');
   const allowed = hasCommand ? ['command', 'args', 'env', 'cwd', 'perUser', 'limits'] : ['url', 'headers', 'perUser', 'limits'];
   const extra = Object.keys(config).find((key) => !allowed.includes(key));
-  if (extra !== undefined) fail(`.${extra} is not a known field (allowed: ${allowed.join(', ')})`);
+  if (extra !== undefined) fail(`.${extra} is not a known field${didYouMean(extra, allowed)} (allowed: ${allowed.join(', ')})`);
   if (hasCommand) {
     if (typeof config['command'] !== 'string' || config['command'] === '') fail('.command must be a non-empty string');
     if (config['args'] !== undefined && !(Array.isArray(config['args']) && config['args'].every((a) => typeof a === 'string'))) {

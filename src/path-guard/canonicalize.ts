@@ -13,9 +13,10 @@ export const MAX_SYMLINK_HOPS = 8;
  * canonicalizes to where it points. Relative link targets resolve against the link's directory; `..` after a link
  * climbs from the link's target, as the kernel does.
  * Throws SYMLINK_LOOP when a link chain loops or more than {@link MAX_SYMLINK_HOPS} links are followed,
- * INVALID_ARGS when `absPath` (or a link target) is not usable as an absolute path.
+ * INVALID_ARGS when `absPath` (or a link target) is not usable as an absolute path. `onLink` is told each link
+ * followed, where it is (the guard uses it to tell a failure outside the roots from one inside).
  */
-export function canonicalizePath(absPath: string, flavour: PlatformPath, fs: GuardFs): string {
+export function canonicalizePath(absPath: string, flavour: PlatformPath, fs: GuardFs, onLink?: (link: string) => void): string {
   const start = splitAbsolute(absPath, flavour);
   let current = start.root;
   const pending = start.segments;
@@ -35,6 +36,7 @@ export function canonicalizePath(absPath: string, flavour: PlatformPath, fs: Gua
       chain = [];
       continue;
     }
+    onLink?.(next);
     if (chain.includes(next)) {
       throw new ToolwardenError('SYMLINK_LOOP', `path ${absPath}: symlink ${next} loops back to itself (${[...chain, next].join(' -> ')})`);
     }

@@ -4,6 +4,7 @@ import { bareRepositoryWriteRefusal, rootRepositoryIsHosts } from './bare-reposi
 import { canonicalizePath } from './canonicalize.js';
 import { findBlockedSegment, findExcludedPath, findReadOnlyRoot, isMagicPath } from './deny-rules.js';
 import { toAbsolutePath } from './input.js';
+import { PATH_RULES, PathRefusal } from './refusal.js';
 import { isInside } from './segments.js';
 import type { BlockedPathKind } from './blocklist.js';
 import type { CheckedPath, GuardFs, PathScope } from './types.js';
@@ -17,7 +18,7 @@ import type { CheckedPath, GuardFs, PathScope } from './types.js';
 export function resolveWorkspacePath(input: unknown, scope: PathScope, flavour: PlatformPath): string {
   const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
   if (!scope.allowOutsideWorkspace && !isInside(lexical, scope.workspaceRoot, flavour)) {
-    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves to ${lexical}, outside the workspace ${scope.workspaceRoot}`);
+    throw new PathRefusal('OUTSIDE_WORKSPACE', String(input), PATH_RULES.outsideWorkspace(scope.workspaceRoot));
   }
   return lexical;
 }
@@ -26,15 +27,18 @@ export function resolveWorkspacePath(input: unknown, scope: PathScope, flavour: 
  * Resolves a path for reading: its canonical form (symlinks followed) must be inside the workspace or a read root,
  * unless `allowOutsideWorkspace`. A path lexically inside is checked lexically too; one lexically outside (such as an
  * absolute path spelled through a symlinked workspace root) is accepted only when its canonical form is inside, both
- * sides canonical, and refused naming only the lexical path otherwise, so nothing about the outside is told.
+ * sides canonical. Every refusal names the path as the caller wrote it and the rule (see {@link PathRefusal}), never
+ * where a link leads: a link chain that fails (loops) once it left the roots reads as outside, like any other.
  * `/proc` and `/dev/fd`-style paths are never readable. Throws INVALID_ARGS, NOT_READABLE or SYMLINK_LOOP. The
  * blocklist does not apply to reads.
  */
 export function resolveReadablePath(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs): CheckedPath {
   const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
-  checkReadable(String(input), lexical, lexical, scope, flavour, () => canonicalInside(lexical, readableRoots(scope), flavour, fs));
-  const canonical = canonicalizePath(lexical, flavour, fs);
-  checkReadable(String(input), lexical, canonical, scope, flavour);
+  const written = String(input);
+  checkReadable(written, lexical, scope, flavour, false, () => canonicalInside(lexical, readableRoots(scope), flavour, fs));
+  const outside = (): PathRefusal => new PathRefusal('NOT_READABLE', written, PATH_RULES.outsideReadable(readableRoots(scope)), true);
+  const canonical = canonicalizeWritten(written, lexical, scope, flavour, fs, outside);
+  checkReadable(written, canonical, scope, flavour, canonical !== lexical);
   return canonical as CheckedPath;
 }
 
@@ -50,16 +54,16 @@ export function resolveReadablePath(input: unknown, scope: PathScope, flavour: P
  */
 export function resolveForWrite(input: unknown, scope: PathScope, flavour: PlatformPath, fs: GuardFs, kind: BlockedPathKind = 'unknown'): CheckedPath {
   const lexical = toAbsolutePath(input, scope.workspaceRoot, flavour);
+  const written = String(input);
+  const outside = (throughLink: boolean): PathRefusal => new PathRefusal('OUTSIDE_WORKSPACE', written, PATH_RULES.outsideWorkspace(scope.workspaceRoot), throughLink);
   if (!scope.allowOutsideWorkspace && !isInside(lexical, scope.workspaceRoot, flavour) && (isMagicPath(lexical, flavour) || !canonicalInside(lexical, [scope.workspaceRoot], flavour, fs))) {
-    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves to ${lexical}, outside the workspace ${scope.workspaceRoot}`);
+    throw outside(false);
   }
-  checkWritable(String(input), lexical, scope, flavour, kind);
-  const canonical = canonicalizePath(lexical, flavour, fs);
-  if (!scope.allowOutsideWorkspace && !isInside(canonical, scope.workspaceRoot, flavour)) {
-    throw new ToolwardenError('OUTSIDE_WORKSPACE', `path ${String(input)} resolves through a symlink to ${canonical}, outside the workspace ${scope.workspaceRoot}`);
-  }
-  checkWritable(String(input), canonical, scope, flavour, kind);
-  checkBareRepositoryWrites([canonical], scope, flavour, fs, String(input));
+  checkWritable(written, lexical, scope, flavour, kind, false);
+  const canonical = canonicalizeWritten(written, lexical, scope, flavour, fs, () => outside(true));
+  if (!scope.allowOutsideWorkspace && !isInside(canonical, scope.workspaceRoot, flavour)) throw outside(true);
+  checkWritable(written, canonical, scope, flavour, kind, canonical !== lexical);
+  checkBareRepositoryWrites([canonical], scope, flavour, fs, written);
   return canonical as CheckedPath;
 }
 
@@ -74,7 +78,7 @@ export function checkBareRepositoryWrites(targets: readonly string[], scope: Pat
   const rootIsHosts = rootRepositoryIsHosts(scope.blocklist);
   for (const target of targets) {
     const rule = bareRepositoryWriteRefusal(target, scope.workspaceRoot, flavour, present, targets, rootIsHosts);
-    if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input === undefined ? target : `${input} (${target})`} is not writable: ${rule}`);
+    if (rule !== undefined) throw new PathRefusal('BLOCKED_PATH', input ?? target, PATH_RULES.notWritable(rule));
   }
 }
 
@@ -88,6 +92,25 @@ function canonicalInside(lexical: string, roots: readonly string[], flavour: Pla
     return roots.some((root) => isInside(canonical, root, flavour));
   } catch {
     return false;
+  }
+}
+
+/**
+ * {@link canonicalizePath} for a path the caller wrote as `written`. A failure once a link left the readable roots (a
+ * loop, a target the guard does not support) would tell what lies outside, so it is the refusal `outside` makes; one
+ * among the session's own links is restated naming only `written`.
+ */
+function canonicalizeWritten(written: string, lexical: string, scope: PathScope, flavour: PlatformPath, fs: GuardFs, outside: () => PathRefusal): string {
+  let left = false;
+  const roots = readableRoots(scope);
+  try {
+    return canonicalizePath(lexical, flavour, fs, (link) => {
+      left ||= !scope.allowOutsideWorkspace && !roots.some((root) => isInside(link, root, flavour));
+    });
+  } catch (error) {
+    if (left) throw outside();
+    if (!(error instanceof ToolwardenError)) throw error;
+    throw new PathRefusal(error.code, written, error.code === 'SYMLINK_LOOP' ? PATH_RULES.loop : 'leads through a symlink whose target the guard does not support');
   }
 }
 
@@ -134,14 +157,10 @@ function readRefusal(p: string, scope: PathScope, flavour: PlatformPath): 'magic
   return 'outside';
 }
 
-function checkReadable(input: string, lexical: string, p: string, scope: PathScope, flavour: PlatformPath, insideViaLink?: () => boolean): void {
+function checkReadable(input: string, p: string, scope: PathScope, flavour: PlatformPath, throughLink: boolean, insideViaLink?: () => boolean): void {
   const refusal = readRefusal(p, scope, flavour);
   if (refusal === undefined || (refusal === 'outside' && insideViaLink?.())) return;
-  const via = p === lexical ? p : `${lexical} -> ${p} (through a symlink)`;
-  if (refusal === 'magic') {
-    throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, a kernel magic path (/proc, /dev/fd), which is never readable`);
-  }
-  throw new ToolwardenError('NOT_READABLE', `path ${input} resolves to ${via}, outside the workspace and every read root (${readableRoots(scope).join(', ')})`);
+  throw new PathRefusal('NOT_READABLE', input, refusal === 'magic' ? PATH_RULES.magic : PATH_RULES.outsideReadable(readableRoots(scope)), throughLink);
 }
 
 /** The rule `p` breaks for writing (a sentence), or undefined. */
@@ -156,7 +175,7 @@ function writeRefusal(p: string, scope: PathScope, flavour: PlatformPath, kind: 
   return undefined;
 }
 
-function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath, kind: BlockedPathKind): void {
+function checkWritable(input: string, p: string, scope: PathScope, flavour: PlatformPath, kind: BlockedPathKind, throughLink: boolean): void {
   const rule = writeRefusal(p, scope, flavour, kind);
-  if (rule !== undefined) throw new ToolwardenError('BLOCKED_PATH', `path ${input} (${p}) is not writable: ${rule}`);
+  if (rule !== undefined) throw new PathRefusal('BLOCKED_PATH', input, PATH_RULES.notWritable(rule), throughLink);
 }

@@ -1,4 +1,5 @@
 import { PATH_GUARD_CODES, pathGuardRule } from '../audit/audit-outcome.js';
+import { didYouMean } from '../did-you-mean.js';
 import type { ErrorCode } from '../errors.js';
 import { isMcpToolName } from '../mcp/tool-name.js';
 import type { ApprovalMemory } from './approval-memory.js';
@@ -70,7 +71,7 @@ export function admit(input: AdmitInput): Admitted {
   const subject = input.subject ?? { tool, kind: kindOfName(tool) };
   if (exposure !== undefined && !exposure.visible) {
     const allowed = exposure.allowed.join(', ') || 'none';
-    const reason = `tool '${tool}' is not in this session's capability (allowed: ${allowed})`;
+    const reason = `tool '${tool}' is not in this session's capability (allowed: ${allowed})${didYouMean(tool, exposure.allowed)}`;
     return { decision: 'deny', rule: 'capability', reason, subject, code: 'TOOL_NOT_ALLOWED', gate: 'capability', options: [] };
   }
   if (refused !== undefined) return { decision: 'deny', rule: refused.rule, reason: refused.reason, subject, code: refused.code, gate: 'refused', options: [] };

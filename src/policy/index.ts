@@ -14,3 +14,5 @@ export { DECISIONS, isDecision, isStricter } from './types.js';
 export type { ApprovalOption, CommandVerdict, Decision, PermissionSpec, PolicySubject, RuleVerdict, SubjectKind, ToolRule, VerdictGate } from './types.js';
 export { validatePermissionSpec } from './validate-spec.js';
 export { checkRuleTools, type KnownTools } from './rule-tools.js';
+export { exposesTool, toolExposure } from './tool-exposure.js';
+export type { ExposedTools, McpAllows, ToolExposure } from './tool-exposure.js';

@@ -1,17 +1,15 @@
 import path from 'node:path';
-import { ToolwardenError } from '../errors.js';
 import type { SandboxMode } from '../capability/capability.js';
+import { parseLimits } from '../capability/parse-limits.js';
 import { parseTokenBounds, type TokenBoundsOption } from '../capability/token-bounds-option.js';
+import type { Limits } from '../limits.js';
 import { validateMcpServers, type McpServerConfig } from '../mcp/index.js';
-import { validatePermissionSpec, type KnownTools, type PermissionSpec } from '../policy/index.js';
-import { validateTenantConfig, type TenantConfig } from '../tenants/index.js';
-import { BUILTIN_TOOL_NAMES, isBuiltinTool } from '../tools/builtin-schemas.js';
+import { validatePermissionSpec, type PermissionSpec } from '../policy/index.js';
+import { SANDBOX_MODES } from '../sandbox/types.js';
+import { invalid, rejectUnknownKeys, requireObject } from './config-shape.js';
+import { knownTools, MIN_TOKEN_LENGTH, parseTenants, parseTokens, type ServeTenant } from './config-tenants.js';
 
-/** A tenant as the config file declares it: the runtime's tenant plus the rules for that user's sessions. */
-export interface ServeTenant extends TenantConfig {
-  /** Session rules (the second gate) for every session of this user. */
-  permissions?: PermissionSpec;
-}
+export { MIN_TOKEN_LENGTH, type ServeTenant };
 
 /** The JSON-lines audit target of the config file. */
 export interface ServeAudit {
@@ -42,6 +40,13 @@ export interface ServeConfig {
   approvalTimeoutMs: number;
   /** Largest POST body `serve --http` accepts, in bytes (413 past it). @default 16777216 (16 MiB) */
   maxBodyBytes: number;
+  /**
+   * Limits of every session the node opens for a user or over stdio (a tenant's `limits` override them key by key);
+   * unset limits are the defaults. A capability token carries its own, within `tokenBounds.limits`.
+   */
+  limits?: Partial<Limits>;
+  /** How long `serve --http` lets requests in flight finish when it shuts down. @default 10000 */
+  shutdownGraceMs?: number;
   audit?: ServeAudit;
   /** The operator's bearer token for `/metrics` (never a user's token). Without it `/metrics` is not served. */
   admin?: { token: string };
@@ -67,13 +72,13 @@ export const MAX_DASHBOARD_AUDIT_EVENTS = 10_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 /** Body bound of `serve --http` when the config sets none: 16 MiB, room for an 8 MiB `write_file` with JSON escapes. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
-/** Shortest bearer token accepted: a guessable token is no authentication. */
-export const MIN_TOKEN_LENGTH = 16;
+/** Grace `serve --http` gives requests in flight at shutdown when the config and the command line set none. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Longest shutdown grace: an hour, as for an approval's wait. */
+export const MAX_SHUTDOWN_GRACE_MS = 3_600_000;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'dashboard', 'upstreamCa'];
-const TENANT_KEYS = ['workspaceRoot', 'readRoots', 'allowOutsideWorkspace', 'tools', 'mcpServers', 'secrets', 'maxSessions', 'permissions'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'limits', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'shutdownGraceMs', 'dashboard', 'upstreamCa'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
-const SANDBOX_MODES: readonly string[] = ['auto', 'required', 'off'];
 
 /**
  * Validates a parsed config file. Relative paths (tenant workspaces and read roots, the audit file, stdio MCP
@@ -97,6 +102,8 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   if (mcpServers !== undefined) config.mcpServers = mcpServers;
   if (raw['permissions'] !== undefined) config.permissions = validatePermissionSpec(raw['permissions'], 'permissions', knownTools(serverIds));
   if (raw['sandbox'] !== undefined) config.sandbox = parseSandbox(raw['sandbox']);
+  if (raw['limits'] !== undefined) config.limits = parseLimits(raw['limits'], 'limits');
+  if (raw['shutdownGraceMs'] !== undefined) config.shutdownGraceMs = parseShutdownGrace(raw['shutdownGraceMs']);
   if (raw['audit'] !== undefined) config.audit = parseAudit(raw['audit'], baseDir);
   if (raw['tokenPublicKeys'] !== undefined) config.tokenPublicKeys = parseTokenPublicKeys(raw['tokenPublicKeys'], baseDir);
   if (raw['tokenBounds'] !== undefined) {
@@ -133,30 +140,6 @@ function parseMcpServers(value: unknown, baseDir: string): Record<string, McpSer
     resolved[id] = 'command' in server ? { ...server, cwd: path.resolve(baseDir, server.cwd ?? '.') } : server;
   }
   return resolved;
-}
-
-function parseTenants(value: unknown, serverIds: readonly string[], baseDir: string): Record<string, ServeTenant> {
-  if (value === undefined) return {};
-  const raw = requireObject(value, 'tenants');
-  const tenants: Record<string, ServeTenant> = {};
-  for (const [user, entry] of Object.entries(raw)) {
-    const where = `tenants.${user}`;
-    rejectUnknownKeys(requireObject(entry, where), TENANT_KEYS, where);
-    const { permissions, ...rest } = entry as Record<string, unknown>;
-    const tenant: ServeTenant = { ...validateTenantConfig(user, rest, serverIds) };
-    const unknownTool = tenant.tools?.find((tool) => !isBuiltinTool(tool));
-    if (unknownTool !== undefined) throw invalid(`${where}.tools has unknown tool '${unknownTool}'; known: ${BUILTIN_TOOL_NAMES.join(', ')}`);
-    if (tenant.workspaceRoot !== undefined) tenant.workspaceRoot = path.resolve(baseDir, tenant.workspaceRoot);
-    if (tenant.readRoots !== undefined) tenant.readRoots = tenant.readRoots.map((root) => path.resolve(baseDir, root));
-    if (permissions !== undefined) tenant.permissions = validatePermissionSpec(permissions, `${where}.permissions`, knownTools(serverIds));
-    tenants[user] = tenant;
-  }
-  return tenants;
-}
-
-/** What a config's rules may name: the built-in tools (serve loads no host tools) and the config's MCP servers. */
-function knownTools(serverIds: readonly string[]): KnownTools {
-  return { names: BUILTIN_TOOL_NAMES, mcpServerIds: serverIds };
 }
 
 function parseAdmin(value: unknown, userTokens: Record<string, string>): { token: string } {
@@ -198,19 +181,6 @@ function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string }
   throw invalid('tokenPublicKeys must be the path of a JWKS file or a JWKS { "keys": [...] } with at least one key');
 }
 
-function parseTokens(value: unknown, tenants: Record<string, ServeTenant>): Record<string, string> {
-  if (value === undefined) return {};
-  const raw = requireObject(value, 'tokens');
-  for (const [token, user] of Object.entries(raw)) {
-    const shown = `tokens["${token.slice(0, 4)}..."]`;
-    if (token.length < MIN_TOKEN_LENGTH) throw invalid(`${shown}: a bearer token must be at least ${MIN_TOKEN_LENGTH} characters`);
-    if (/\s/.test(token)) throw invalid(`${shown}: a bearer token may not contain whitespace`);
-    if (typeof user !== 'string') throw invalid(`${shown} must be a user name (a string)`);
-    if (!Object.hasOwn(tenants, user)) throw invalid(`${shown} names user '${user}', who has no entry in tenants`);
-  }
-  return raw as Record<string, string>;
-}
-
 /** Wait for a served approval when the config sets none: 2 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
 
@@ -218,6 +188,13 @@ function parseApprovalTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_APPROVAL_TIMEOUT_MS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 3_600_000) {
     throw invalid('approvalTimeoutMs must be a whole number of milliseconds from 1 to 3600000');
+  }
+  return value;
+}
+
+function parseShutdownGrace(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_SHUTDOWN_GRACE_MS) {
+    throw invalid(`shutdownGraceMs must be a whole number of milliseconds from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -239,7 +216,7 @@ function parseMaxBodyBytes(value: unknown): number {
 }
 
 function parseSandbox(value: unknown): SandboxMode {
-  if (typeof value !== 'string' || !SANDBOX_MODES.includes(value)) {
+  if (typeof value !== 'string' || !(SANDBOX_MODES as readonly string[]).includes(value)) {
     throw invalid(`sandbox must be one of 'auto', 'required', 'off', got ${JSON.stringify(value)}`);
   }
   return value as SandboxMode;
@@ -258,20 +235,4 @@ function parseAudit(value: unknown, baseDir: string): ServeAudit {
     audit[flag] = setting;
   }
   return audit;
-}
-
-function requireObject(value: unknown, where: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(`${where} must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
-  }
-  return value as Record<string, unknown>;
-}
-
-function rejectUnknownKeys(raw: Record<string, unknown>, known: readonly string[], where: string): void {
-  const extra = Object.keys(raw).find((key) => !known.includes(key));
-  if (extra !== undefined) throw invalid(`${where} has unknown field '${extra}'; known fields: ${known.join(', ')}`);
-}
-
-function invalid(message: string): ToolwardenError {
-  return new ToolwardenError('INVALID_OPTIONS', message);
 }

@@ -1,6 +1,9 @@
 import type { Cwds, Outcome } from './cwd.js';
-import { heredocDisagreement, readHeredocs } from './heredoc.js';
+import { bindHeredocs } from './heredoc/agree.js';
+import { HeredocReadError } from './heredoc/lexer.js';
+import { readHeredocs, type HeredocReading } from './heredoc/read.js';
 import { LinkOverlay } from './overlay.js';
+import { readableFs } from './readable-fs.js';
 import { Recorder } from './recorder.js';
 import { runCommand } from './run-command.js';
 import { Scope, TooComplexError } from './scope.js';
@@ -13,13 +16,15 @@ const MAX_COMMAND_LENGTH = 200_000;
 /**
  * Finds statically what a bash command would run, read, write and remove, walking every simple command in
  * lists, pipelines, subshells, groups, control flow, functions, substitutions and here-docs. Never throws for
- * any input: what it cannot follow lands in `unresolved`, `unknownCommands` or `parseError`.
+ * any input: what it cannot follow lands in `unresolved`, `unknownCommands` or `parseError`. It looks only at what
+ * the session may read: outside, entries read as absent and directories as empty (see `readableFs`).
  *
  * @example
  * const analysis = analyzeShellCommand(await loadShellParser(), 'cd src && cat a.ts > ../out', ctx);
  */
 export function analyzeShellCommand(parser: ShellParser, command: string, given: ShellContext): ShellAnalysis {
-  const overlay = new LinkOverlay(memoizedFs(given.fs));
+  const area = { roots: [given.workspaceRoot, ...given.readRoots], everywhere: given.allowOutsideWorkspace === true };
+  const overlay = new LinkOverlay(memoizedFs(readableFs(memoizedFs(given.fs), area)));
   const ctx = { ...given, fs: overlay.fs };
   const rec = new Recorder(ctx, overlay);
   const scope = new Scope(ctx, parser, rec, { runCommand, walkSource, walkNode: (s, node, cwds) => walkNode(s, node, cwds) });
@@ -69,12 +74,21 @@ function walkSource(scope: Scope, source: string, cwds: Cwds): Outcome {
   return outcome;
 }
 
+// Here-documents are read first, as bash reads them; tree-sitter parses the source with each one replaced by a
+// placeholder redirection and its body removed, and must read the placeholders where they were put.
 function walkProgram(scope: Scope, source: string, cwds: Cwds): { outcome: Outcome; error: string | undefined } {
-  const reading = readHeredocs(source);
-  const syntax = scope.parser.parse(reading.source);
+  let reading: HeredocReading | undefined;
+  let readError: string | undefined;
+  try {
+    reading = readHeredocs(source);
+  } catch (error) {
+    if (!(error instanceof HeredocReadError)) throw error;
+    readError = error.message;
+  }
+  const syntax = scope.parser.parse(reading?.source ?? source);
+  const disagreement = reading === undefined || syntax.hasError ? null : bindHeredocs(syntax.root, reading.heredocs);
   const outcome = walkNode(scope, syntax.root, cwds);
-  const disagreement = syntax.hasError ? null : heredocDisagreement(syntax.root, reading.heredocs);
-  return { outcome, error: syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined) };
+  return { outcome, error: readError ?? (syntax.hasError ? describeError(syntax.root) : (disagreement ?? undefined)) };
 }
 
 function describeError(root: SyntaxNode): string {

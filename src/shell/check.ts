@@ -1,4 +1,5 @@
-import { ToolwardenError, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { restateRefusal } from '../path-guard/refusal.js';
 import type { CommandCheck, ShellAnalysis, ShellCheck, ShellPathResolver } from './types.js';
 
 type Verdict = CommandCheck['verdict'];
@@ -37,10 +38,11 @@ export function checkShellCommand(analysis: ShellAnalysis, resolver: ShellPathRe
       if (access.mode === 'read') resolver.read(target, access.cwd);
       else resolver.write(target, access.cwd, access.kind);
     } catch (error) {
-      const code: ErrorCode = error instanceof ToolwardenError ? error.code : 'INTERNAL';
-      const message = error instanceof Error ? error.message : String(error);
-      const reason = `${access.mode} of ${access.path} refused: ${message}`;
-      refusals.push({ reason: `${access.command}: ${reason}`, code, path: access.path });
+      // The resolver saw the path the check resolved; the refusal names the word as the command wrote it.
+      const refusal = restateRefusal(error, access.path, access.throughLink === true);
+      const reason = `${access.mode} of ${access.path} refused: ${refusal.message}`;
+      if (refusals.some((r) => r.reason === `${access.command}: ${reason}`)) continue;
+      refusals.push({ reason: `${access.command}: ${reason}`, code: refusal.code, path: access.path });
       note(access.command, 'deny', reason);
     }
   }

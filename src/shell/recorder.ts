@@ -20,6 +20,17 @@ const SAFE_READS = new Set(['/dev/null', '/dev/stdin', '/dev/fd/0', '/dev/zero',
  */
 export type Into = 'yes' | 'no' | 'auto' | 'auto-entry';
 
+/**
+ * How one access is recorded. `followLeaf` false: the command changes the entry itself (rm, the source of mv), so a
+ * final symlink is not followed. `leaves: 'file'`: see {@link Recorder.access}. `shown`: the path as the command wrote
+ * it, when the path looked up is one the check made (a directory a glob lists is refused as the glob).
+ */
+interface RecordOptions {
+  followLeaf?: boolean;
+  leaves?: 'file' | undefined;
+  shown?: string;
+}
+
 /** Collects what the walk finds, without duplicates (loop bodies are walked more than once). */
 export class Recorder {
   readonly commands: ShellCommandInfo[] = [];
@@ -77,11 +88,11 @@ export class Recorder {
         continue;
       }
       const from = cwd ?? this.ctx.cwd;
-      this.record(path, mode, from, command, followLeaf, leaves);
+      this.record(path, mode, from, command, { followLeaf, leaves });
       if (!word.glob) continue;
       // bash passes every match (or the pattern itself when none): each one is checked where it really leads.
       const matches = this.listGlob(word, from, command);
-      for (const match of matches) this.record(match, mode, from, command, followLeaf);
+      for (const match of matches) this.record(match, mode, from, command, { followLeaf });
     }
   }
 
@@ -93,7 +104,8 @@ export class Recorder {
     const listed: string[] = [];
     const matches = expandGlob(this.ctx.fs, cwd, word.pattern, listed);
     if (matches === null) this.unresolvedWord(word.source, command, `the glob matches more than ${MAX_GLOB_MATCHES} entries`);
-    for (const dir of listed) this.record(dir, 'read', '/', command);
+    // A directory the session may not read was not listed: the glob is refused as written, never by what is there.
+    for (const dir of listed) this.record(dir, 'read', cwd, command, { shown: word.value });
     return matches ?? [];
   }
 
@@ -108,42 +120,43 @@ export class Recorder {
     }
   }
 
-  /** Records an access of `word` and of every symlink a link-following recursive walk under it meets. */
-  walk(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string): void {
+  /** Records an access of `word` and of every symlink a link-following walk under it meets, `depth` levels down. */
+  walk(word: Word, mode: 'read' | 'write', cwds: Cwds, command: string, depth = Infinity): void {
     this.access(word, mode, cwds, command);
     if (word.value === null || word.pipe) return;
     const roots = word.glob ? cwds.flatMap((cwd) => (cwd === null ? [] : (expandGlob(this.ctx.fs, cwd, word.pattern) ?? []).map((m) => resolveFrom(cwd, m)))) : cwds.map((cwd) => (cwd === null ? null : resolveFrom(cwd, word.value as string)));
     for (const root of roots) {
       if (root === null) continue;
-      const links = linksInTree(this.ctx.fs, root);
+      const links = linksInTree(this.ctx.fs, root, depth);
       if (links === null) this.unresolvedWord(word.source, command, `the tree it walks has more than ${MAX_TREE_ENTRIES} entries`);
       for (const link of links ?? []) this.record(link, mode, '/', command);
     }
   }
 
-  // `followLeaf` false: the command changes the entry itself (rm, the source of mv), so a final symlink is not
-  // followed; the directory holding the entry is what it writes. Once the line has made links, the path is looked
-  // up twice: with them (the commands that made them ran) and without (they did not, or failed), and both count.
-  private record(path: string, mode: 'read' | 'write', cwd: string, command: string, followLeaf = true, leaves?: 'file'): void {
+  // Without `followLeaf` the directory holding the entry is what is written. Once the line has made links, the path
+  // is looked up twice: with them (the commands that made them ran) and without (they did not, or failed), and both
+  // count.
+  private record(path: string, mode: 'read' | 'write', cwd: string, command: string, opts: RecordOptions = {}): void {
+    const { followLeaf = true, leaves, shown = path } = opts;
     // The same path is looked up again once the line has made more links (a loop body walked again).
-    if (!this.once(`a\0${path}\0${mode}\0${cwd}\0${command}\0${followLeaf}\0${leaves}\0${this.overlay.size}`)) return;
+    if (!this.once(`a\0${path}\0${mode}\0${cwd}\0${command}\0${followLeaf}\0${leaves}\0${shown}\0${this.overlay.size}`)) return;
     const worlds = this.overlay.size > 0 ? [this.ctx.fs, this.overlay.base] : [this.ctx.fs];
     const reached = new Set<string>();
     for (const fs of worlds) {
       const lookup = this.lookupEntry(fs, cwd, path, followLeaf);
       if ('unresolved' in lookup) {
-        this.unresolvedWord(path, command, lookup.unresolved);
+        this.unresolvedWord(shown, command, lookup.unresolved);
         continue;
       }
       if (reached.has(lookup.path)) continue;
       reached.add(lookup.path);
       // A directory there at check time counts only while no earlier command of the line may have replaced it.
       const kind = leaves === undefined ? undefined : fs.kind(lookup.path) === 'dir' && !this.overlay.mayHaveChanged(lookup.path) ? 'directory' : 'other';
-      this.accesses.push({ path, mode, cwd, command, resolved: lookup.path, ...(kind === undefined ? {} : { kind }) });
+      this.accesses.push({ path: shown, mode, cwd, command, resolved: lookup.path, ...(lookup.throughLink ? { throughLink: true } : {}), ...(kind === undefined ? {} : { kind }) });
       if (mode === 'write' && this.ctx.fs.kind(lookup.path) === null) this.overlay.markMade(lookup.path);
       // The top repository's config is what makes git safe to run (see foreignRepository): a shell write there asks.
       if (mode === 'write' && `${lookup.path}/`.startsWith(`${posix.resolve(this.ctx.workspaceRoot)}/.git/`)) {
-        this.unresolvedWord(path, command, "writing into the workspace's .git changes what git runs (core.fsmonitor, hooks, aliases)");
+        this.unresolvedWord(shown, command, "writing into the workspace's .git changes what git runs (core.fsmonitor, hooks, aliases)");
       }
     }
   }
@@ -164,7 +177,7 @@ export class Recorder {
     const leaf = posix.basename(path);
     if (leaf === '' || leaf === '.' || leaf === '..') return lookupPhysical(this.ctx.fs, cwd, path);
     const parent = lookupPhysical(this.ctx.fs, cwd, posix.dirname(path));
-    return 'path' in parent ? { path: posix.join(parent.path, leaf) } : parent;
+    return 'path' in parent ? { path: posix.join(parent.path, leaf), throughLink: parent.throughLink } : parent;
   }
 
   /**
@@ -176,7 +189,7 @@ export class Recorder {
       if (cwd === null) continue;
       const placed = this.placements(dest, posix.basename(target), into, cwd, command);
       // The link itself is written where it lands: a symlink named `.git` is refused there.
-      for (const at of placed) this.record(at, 'write', cwd, command, false, 'file');
+      for (const at of placed) this.record(at, 'write', cwd, command, { followLeaf: false, leaves: 'file' });
       this.makeLinks(placed, target, dest, cwd, command);
     }
   }
@@ -252,10 +265,10 @@ export class Recorder {
     // The entry itself lands there: a `hooks` directory moved into a `.git` is refused there, a file as a `.git` too.
     // Only a directory standing there at check time is known to land as one: a source missing then is something an
     // earlier command of the line made (a file as often as not), so it lands as a file.
-    for (const at of placed) this.record(at, 'write', cwd, command, false, kind === 'dir' ? undefined : 'file');
+    for (const at of placed) this.record(at, 'write', cwd, command, { followLeaf: false, leaves: kind === 'dir' ? undefined : 'file' });
     if (kind === 'link') {
       const target = this.ctx.fs.readlink(from.path);
-      if (target === null) this.unresolvedWord(name, command, `${from.path} is a link that cannot be read`);
+      if (target === null) this.unresolvedWord(name, command, 'it is a link the check may not read');
       else this.makeLinks(placed, target, dest, cwd, command);
       return;
     }
@@ -268,8 +281,8 @@ export class Recorder {
     for (const at of placed) {
       for (const entry of entries) {
         const copy = posix.join(at, entry.rel);
-        this.record(copy, 'write', cwd, command, false, entry.kind === 'dir' ? undefined : 'file');
-        if (how.move || how.sources === 'write') this.record(posix.join(from.path, entry.rel), 'write', '/', command, false);
+        this.record(copy, 'write', cwd, command, { followLeaf: false, leaves: entry.kind === 'dir' ? undefined : 'file' });
+        if (how.move || how.sources === 'write') this.record(posix.join(from.path, entry.rel), 'write', '/', command, { followLeaf: false });
         if (entry.kind !== 'link' || how.follow === 'all') continue;
         const target = this.ctx.fs.readlink(posix.join(from.path, entry.rel));
         if (target === null) this.unresolvedWord(copy, command, 'a link in the tree cannot be read');
@@ -281,7 +294,7 @@ export class Recorder {
   /** Records a removal: a write, plus a dangerous-removal entry when the target is catastrophic. */
   removal(word: Word, recursive: boolean, cwds: Cwds, command: string): void {
     this.access(word, 'write', cwds, command, false);
-    if (recursive) this.removeTree(word, cwds, command);
+    if (recursive) this.writeTree(word, cwds, command, 'remove');
     this.markRemoved(word, cwds, command);
     if (word.value === null) {
       if (recursive) this.dangerous(word.source, command, 'a recursive removal of a target only known at run time');
@@ -297,19 +310,24 @@ export class Recorder {
     }
   }
 
-  // A recursive removal unlinks every entry below (a nested repository's .git/config too): each is a write, up to
-  // MAX_TREE_ENTRIES; a target outside the workspace is refused by its own access, so it is not walked.
-  private removeTree(word: Word, cwds: Cwds, command: string): void {
+  /**
+   * Records a write of every entry below `word` that a recursive command changes (a nested repository's .git/config
+   * too), up to MAX_TREE_ENTRIES, links as entries: `remove` (rm -r) unlinks them, the operand itself not followed
+   * (the root itself is a dangerous removal instead); `change` (chmod -R, chown -R) changes their mode or owner, the
+   * operand followed as those commands do. A target outside the workspace is refused by its own access, so it is
+   * not walked.
+   */
+  writeTree(word: Word, cwds: Cwds, command: string, how: 'remove' | 'change'): void {
     if (word.value === null) return;
     const root = posix.resolve(this.ctx.workspaceRoot);
     for (const cwd of cwds) {
       if (cwd === null) continue;
       for (const name of word.glob ? this.listGlob(word, cwd, command) : [word.value]) {
-        const where = this.place(cwd, name);
-        if (!('path' in where) || !where.path.startsWith(`${root}/`) || this.ctx.fs.kind(where.path) !== 'dir') continue;
+        const where = how === 'remove' ? this.place(cwd, name) : lookupPhysical(this.ctx.fs, cwd, name);
+        if (!('path' in where) || !(where.path.startsWith(`${root}/`) || (how === 'change' && where.path === root)) || this.ctx.fs.kind(where.path) !== 'dir') continue;
         const entries = entriesInTree(this.ctx.fs, where.path, false);
-        if (entries === null) this.unresolvedWord(name, command, `the tree it removes has more than ${MAX_TREE_ENTRIES} entries, so a blocked file in it cannot be ruled out`);
-        for (const entry of entries ?? []) this.record(posix.join(where.path, entry.rel), 'write', '/', command, false);
+        if (entries === null) this.unresolvedWord(name, command, `the tree it ${how === 'remove' ? 'removes' : 'changes'} has more than ${MAX_TREE_ENTRIES} entries, so a blocked file in it cannot be ruled out`);
+        for (const entry of entries ?? []) this.record(posix.join(where.path, entry.rel), 'write', '/', command, { followLeaf: false });
       }
     }
   }

@@ -82,8 +82,9 @@ export class Scope {
     return {
       read: (word) => rec.access(word, 'read', cwds, text),
       write: (word, leaves = 'file') => rec.access(word, 'write', cwds, text, true, leaves === 'any' ? undefined : 'file'),
-      walk: (word, mode = 'read') => rec.walk(word, mode, cwds, text),
+      walk: (word, mode = 'read', depth = Infinity) => rec.walk(word, mode, cwds, text, depth),
       remove: (word, recursive) => rec.removal(word, recursive, cwds, text),
+      changeTree: (word) => rec.writeTree(word, cwds, text, 'change'),
       unresolved: (word, reason, kind) => rec.unresolvedWord(typeof word === 'string' ? word : word.source, text, reason, kind),
       unknown: () => rec.unknown(name),
       link: (dest, target, into) => rec.link(dest, target, into, cwds, text),

@@ -7,29 +7,26 @@ export const MAX_TREE_ENTRIES = 5000;
 
 /**
  * Every symlink a link-following walk of `root` (absolute) would meet, following links into directories as
- * `grep -R`, `find -L` or `cp -rL` do (each directory once); null past {@link MAX_TREE_ENTRIES} entries.
+ * `grep -R`, `find -L` or `cp -rL` do (each directory once), down to `depth` levels below `root` (1: its entries, as
+ * `ls -L` stats them); null past {@link MAX_TREE_ENTRIES} entries.
  */
-export function linksInTree(fs: ShellFs, root: string): string[] | null {
+export function linksInTree(fs: ShellFs, root: string, depth = Infinity): string[] | null {
   const links: string[] = [];
   const seen = new Set<string>();
-  const stack = [root];
+  const stack: [string, number][] = [[root, 0]];
   let entries = 0;
   while (stack.length > 0) {
-    const dir = stack.pop() as string;
+    const [dir, level] = stack.pop() as [string, number];
     const physical = lookupPhysical(fs, '/', dir);
-    if ('unresolved' in physical || seen.has(physical.path)) continue;
+    if ('unresolved' in physical || seen.has(physical.path) || level >= depth) continue;
     seen.add(physical.path);
     if (fs.kind(physical.path) !== 'dir') continue;
     for (const name of fs.list(physical.path) ?? []) {
       if (++entries > MAX_TREE_ENTRIES) return null;
       const child = posix.join(dir, name);
       const kind = fs.kind(posix.join(physical.path, name));
-      if (kind === 'link') {
-        links.push(child);
-        stack.push(child);
-      } else if (kind === 'dir') {
-        stack.push(child);
-      }
+      if (kind === 'link') links.push(child);
+      if (kind === 'link' || kind === 'dir') stack.push([child, level + 1]);
     }
   }
   return links;

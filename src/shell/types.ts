@@ -43,7 +43,12 @@ export interface ShellContext {
   home: string;
   workspaceRoot: string;
   readRoots: readonly string[];
-  /** The filesystem as it is when the check runs (read-only; nothing is cached across calls). */
+  /** Whether the session may read outside its roots: the check then looks everywhere but the kernel's magic paths. @default false */
+  allowOutsideWorkspace?: boolean;
+  /**
+   * The filesystem as it is when the check runs (read-only; nothing is cached across calls). The check looks only at
+   * what the session may read (see `readableFs`): nothing it decides or says depends on what lies outside.
+   */
   fs: ShellFs;
 }
 
@@ -58,6 +63,8 @@ export interface PathAccess {
   command: string;
   /** The absolute path the kernel reaches (symlinks followed, `..` taken physically), which the resolver checks. */
   resolved?: string;
+  /** A symlink on the way led to `resolved`: a refusal says so, and nothing of where. */
+  throughLink?: boolean;
   /**
    * What a write leaves at `resolved`, where the command says: `other` for a file, symlink or fifo (a redirect,
    * `touch`, `tee`, `ln`, a copy of a file), `directory` when one stands there already (the write goes into it or

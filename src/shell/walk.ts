@@ -7,6 +7,8 @@ import { assignmentProblem, checkStateBuiltin } from './builtins.js';
 import { sameCwds, unchanged, unionCwds, type Cwds, type Outcome } from './cwd.js';
 import type { Scope } from './scope.js';
 import type { SyntaxNode } from './types.js';
+import { heredocOf } from './heredoc/agree.js';
+import { walkHeredocBody } from './heredoc/walk-body.js';
 import { evaluateWord, type Word } from './words.js';
 
 // Nodes that hand redirects hung on them down to the simple command they end in; any other node applies them itself.
@@ -83,6 +85,13 @@ export function walkNode(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: r
       return unchanged(cwds);
     case 'comment':
       return unchanged(cwds);
+    case 'file_redirect': {
+      // A redirection reached as a plain child still performs its here-document's expansions.
+      const heredoc = heredocOf(node);
+      if (heredoc !== undefined) walkHeredocBody(scope, heredoc, cwds, node.text);
+      else walkChildren(scope, node, cwds);
+      return unchanged(cwds);
+    }
     default:
       walkChildren(scope, node, cwds);
       return unchanged(cwds);
@@ -129,25 +138,40 @@ function walkRedirected(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: re
   const body = node.children.find((c) => c.field === 'body');
   const redirects = [...node.children.filter((c) => c !== body && c.named), ...trailing];
   if (body && PASSES_REDIRECTS.has(body.type)) return walkNode(scope, body, cwds, redirects);
-  for (const redirect of redirects) walkRedirect(scope, redirect, cwds, node.text);
+  for (const redirect of redirects) {
+    walkRedirect(scope, redirect, cwds, node.text);
+    const extra = wordsAfterRedirect(redirect)[0];
+    if (extra) scope.rec.unresolvedWord(extra.text, node.text, 'a word after this redirection is an argument the check does not follow here (after a compound command, bash rejects it)');
+  }
   return body ? walkNode(scope, body, cwds) : unchanged(cwds);
+}
+
+// tree-sitter-bash reads the words after a redirection's target as more targets (`cmd < f a b`); bash gives them
+// to the command as arguments.
+function wordsAfterRedirect(redirect: SyntaxNode): SyntaxNode[] {
+  return redirect.type === 'file_redirect' ? redirect.children.filter((c) => c.field === 'destination').slice(1) : [];
 }
 
 function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: readonly SyntaxNode[]): Outcome {
   const words: Word[] = [];
   const wordNodes: SyntaxNode[] = [];
   const redirects: SyntaxNode[] = [...trailing];
+  const argumentNodes: SyntaxNode[] = trailing.flatMap(wordsAfterRedirect);
   for (const child of node.children) {
     if (child.type === 'variable_assignment') {
       checkAssignmentNode(scope, child, child.text);
       walkChildren(scope, child, cwds);
     } else if (child.field === 'redirect' || child.type.endsWith('_redirect')) {
       redirects.unshift(child);
+      argumentNodes.push(...wordsAfterRedirect(child));
     } else if (child.named && child.type !== 'comment') {
-      walkNode(scope, child, cwds);
-      words.push(...evaluateWord(child, scope.ctx.home, scope.bound));
-      wordNodes.push(child);
+      argumentNodes.push(child);
     }
+  }
+  for (const child of argumentNodes.sort((a, b) => a.start - b.start)) {
+    walkNode(scope, child, cwds);
+    words.push(...evaluateWord(child, scope.ctx.home, scope.bound));
+    wordNodes.push(child);
   }
   const text = wordNodes.map((n) => n.text).join(' ');
   scope.rec.globWords(words, cwds, text || node.text);
@@ -156,18 +180,12 @@ function walkCommand(scope: Scope, node: SyntaxNode, cwds: Cwds, trailing: reado
 }
 
 function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string): void {
-  if (node.type === 'heredoc_redirect') {
-    for (const child of node.children) {
-      if (child.type.endsWith('_redirect')) walkRedirect(scope, child, cwds, text);
-      else walkNode(scope, child, cwds);
-    }
-    walkHeredocBody(scope, node, cwds);
-    return;
-  }
+  const heredoc = heredocOf(node);
+  if (heredoc !== undefined) return walkHeredocBody(scope, heredoc, cwds, text);
   walkChildren(scope, node, cwds);
   if (node.type !== 'file_redirect') return;
   const op = node.children.find((c) => !c.named)?.type ?? '>';
-  for (const destination of node.children.filter((c) => c.field === 'destination')) {
+  for (const destination of node.children.filter((c) => c.field === 'destination').slice(0, 1)) {
     if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(destination.text)) continue;
     if (op === '>&-' || op === '<&-') continue;
     for (const word of evaluateWord(destination, scope.ctx.home, scope.bound)) {
@@ -175,16 +193,6 @@ function walkRedirect(scope: Scope, node: SyntaxNode, cwds: Cwds, text: string):
       if (op !== '<' && op !== '<&') scope.rec.access(word, 'write', cwds, text, true, 'file');
     }
   }
-}
-
-// An unquoted here-doc body is expanded like a double-quoted string; the parser misses backticks there and
-// everything in a `<<-` body, so the body is walked again as a string of its own.
-function walkHeredocBody(scope: Scope, node: SyntaxNode, cwds: Cwds): void {
-  const start = node.children.find((c) => c.type === 'heredoc_start')?.text ?? '';
-  const body = node.children.find((c) => c.type === 'heredoc_body')?.text ?? '';
-  if (/['"\\]/.test(start) || !/[$`]/.test(body)) return;
-  const lines = node.children.some((c) => c.type === '<<-') ? body.replace(/^\t+/gm, '') : body;
-  scope.walkSource(`: "${lines.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes.length % 2 === 0 ? '\\' : ''}"`)}"`, cwds);
 }
 
 function walkIf(scope: Scope, node: SyntaxNode, cwds: Cwds): Outcome {

@@ -61,7 +61,7 @@ function evaluatePiece(node: SyntaxNode, env: Env, first: boolean, quoted: boole
     case 'raw_string':
       return { pattern: escapeLiteral(node.text.slice(1, -1)) };
     case 'string':
-      return concatenate(node.children, env, false, true);
+      return evaluateString(node, env);
     case 'translated_string':
       return concatenate(node.children.filter((c) => c.named), env, false, true);
     case 'ansi_c_string': {
@@ -100,6 +100,23 @@ function concatenate(children: readonly SyntaxNode[], env: Env, first: boolean, 
     pattern += piece.pattern;
   }
   return { pattern };
+}
+
+// tree-sitter-bash splits a double-quoted string at its newlines and keeps them in no node, so the text between
+// the expansions is read from the source, not from the nodes.
+function evaluateString(node: SyntaxNode, env: Env): Piece {
+  let pattern = '';
+  let at = 1;
+  const literal = (to: number): string => escapeLiteral(unescapeDoubleQuoted(node.text.slice(at, to)));
+  for (const child of node.children) {
+    if (!child.named || child.type === 'string_content') continue;
+    pattern += literal(child.start - node.start);
+    const piece = evaluatePiece(child, env, false, true);
+    if (!('pattern' in piece)) return 'pipe' in piece ? { reason: `${child.text} is a pipe joined to other text` } : piece;
+    pattern += piece.pattern;
+    at = child.end - node.start;
+  }
+  return { pattern: pattern + literal(node.text.endsWith('"') && node.text.length > at ? node.text.length - 1 : node.text.length) };
 }
 
 function expandVariable(node: SyntaxNode, env: Env, quoted: boolean): Piece {
@@ -143,8 +160,8 @@ function unescapeDoubleQuoted(text: string): string {
 
 const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
 
-// The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...).
-function decodeAnsiC(body: string): string | null {
+/** The value of a `$'...'` string as bash decodes it; null for escapes it does not handle (\c, \u beyond BMP...). */
+export function decodeAnsiC(body: string): string | null {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i] as string;

@@ -1,4 +1,5 @@
 import { ToolwardenError } from '../errors.js';
+import { findRequiredLiteral } from './required-literal.js';
 
 /** A grep pattern compiled for line-by-line matching, with an optional whole-file scanner that finds candidates fast. */
 export interface GrepPattern {
@@ -9,6 +10,11 @@ export interface GrepPattern {
    * lookarounds, whose result can differ once the neighbouring lines are visible.
    */
   readonly scan: RegExp | undefined;
+  /**
+   * Printable ASCII text every matching line contains, so a file without it is skipped unread; absent for a
+   * case-insensitive pattern or when none can be told (see findRequiredLiteral).
+   */
+  readonly required: string | undefined;
 }
 
 const LOOKAROUND = /\(\?<?[=!]/;
@@ -35,6 +41,7 @@ export function compileGrepPattern(pattern: string, ignoreCase = false): GrepPat
   return {
     line: new RegExp(pattern, flags),
     scan: LOOKAROUND.test(pattern) ? undefined : new RegExp(pattern, `${flags}gm`),
+    required: ignoreCase ? undefined : findRequiredLiteral(pattern),
   };
 }
 

@@ -83,14 +83,17 @@ describe("an approved call records the approver's answer as its rule", () => {
     });
   });
 
-  it('a dangerous removal answered allow-always is approval:once (never remembered)', async () => {
+  it('a dangerous removal answered allow-always (not offered) is denied at once, and nothing is removed', async () => {
     const victim = makeTempTree('tw-audit-danger', { 'keep.txt': 'k\n' });
     const events: AuditEvent[] = [];
     const rt = await createRuntime({ idleWorkers: 0, approve: () => 'allow-always', audit: (event) => events.push(event) });
     try {
       const s = await rt.openSession({ workspaceRoot: victim.root, tools: ['bash'], sandbox: 'off', permissions: { bash: { allow: ['rm *'] } } });
-      await s.call('bash', { command: 'rm -rf .' });
-      expect(events.at(-1)).toMatchObject({ tool: 'bash', decision: 'allow', rule: 'approval:once' });
+      const result = await s.call('bash', { command: 'rm -rf .' });
+      expect(result).toMatchObject({ isError: true, code: 'APPROVAL_DENIED' });
+      expect(events.at(-1)).toMatchObject({ tool: 'bash', decision: 'deny', code: 'APPROVAL_DENIED' });
+      expect(events.at(-1)?.rule).not.toMatch(/^approval:/);
+      expect(fs.existsSync(victim.at('keep.txt'))).toBe(true);
     } finally {
       await rt.close();
       victim.cleanup();

@@ -137,7 +137,7 @@ describe('toolwarden explain', () => {
     dir.write({
       'config.json': JSON.stringify({
         permissions: { bash: { deny: ['git push*'] }, read_file: { ask: ['secrets/**'] } },
-        tenants: { alice: { workspaceRoot: 'ws', permissions: { bash: { ask: ['npm *'] } } } },
+        tenants: { alice: { workspaceRoot: 'ws', tools: ['read_file', 'bash'], permissions: { bash: { ask: ['npm *'] } } } },
       }),
       'bad.json': JSON.stringify({ tenants: { alice: { maxSessions: -1 } } }),
       'typo.json': JSON.stringify({ permissions: { bsh: 'deny' } }),
@@ -182,6 +182,6 @@ describe('toolwarden explain', () => {
   it('fails with the file and the field for a bad config', async () => {
     const result = await run(['explain', '--tool', 'bash', '--args', '{}', '--config', dir.at('bad.json')]);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe(`toolwarden: INVALID_OPTIONS: config file ${path.join(dir.root, 'bad.json')}: tenants.alice.maxSessions must be a positive integer`);
+    expect(result.stderr).toBe(`toolwarden explain: INVALID_OPTIONS: config file ${path.join(dir.root, 'bad.json')}: tenants.alice.maxSessions must be a positive integer`);
   });
 });

@@ -48,6 +48,18 @@ describe('toolwarden keys generate and mint', () => {
     await node.close();
   });
 
+  it("carries the config's limits with the tenant's over them, which a node accepts within its tokenBounds", async () => {
+    fs.writeFileSync(home.at('limits.json'), JSON.stringify({ limits: { maxProcesses: 4 }, tenants: { alice: { workspaceRoot: 'ws/alice', tools: ['read_file'], limits: { toolTimeoutMs: 10_000 } } }, tokenPublicKeys: 'keys/token-public.jwks.json' }));
+    const minted = await runHere(['mint', '--config', home.at('limits.json'), '--private-key', home.at(`keys/${KEY_FILES.privateKey}`), '--user', 'alice']);
+    expect(minted.exitCode).toBe(0);
+    const publicKeys = JSON.parse(fs.readFileSync(home.at(`keys/${KEY_FILES.publicKeys}`), 'utf8')) as { keys: [] };
+    const node = await createRuntime({ idleWorkers: 0, tokenKeys: { publicKeys } });
+    const s = await node.openSession({ token: minted.stdout.trim() });
+    expect(s.capability.limits).toMatchObject({ toolTimeoutMs: 10_000, maxProcesses: 4 });
+    await s.close();
+    await node.close();
+  });
+
   it.each([
     [['keys'], 2, "the only subcommand is 'generate'"],
     [['keys', 'generate'], 2, '--out DIR is required'],

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, explain, type AuditEvent, type Decision, type PermissionSpec, type Runtime, type ToolRule } from '../../runtime/index.js';
+import { explainedExposure } from '../../cli/explain-exposure.js';
 import { gatherExplainFacts } from '../../cli/explain-facts.js';
+import { toolExposure } from '../../src/policy/index.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
 // explain (as `toolwarden explain --workspace` gathers its facts) and a real call must reach the same decision for
@@ -73,6 +75,37 @@ describe('explain and a real call decide alike', () => {
         }
       }),
       { numRuns: 60, seed: 1414 },
+    );
+  }, 120_000);
+});
+
+describe('explain and a real call refuse a tool the capability lacks alike', () => {
+  // The session's tools are any subset of the ones called; the names include some no capability has.
+  const granted = fc.subarray([...TOOLS]);
+  const named = fc.record({ tool: fc.constantFrom(...TOOLS, 'read_fil', 'nosuch', 'mcp__none__tool'), args: fc.record({ path: fc.constantFrom('a.txt', 'src') }) });
+
+  it('for generated capabilities and calls', async () => {
+    await fc.assert(
+      fc.asyncProperty(granted, named, async (tools, { tool, args }) => {
+        // As `toolwarden explain --tools` decides it: the exposure first, before any fact about the arguments.
+        const exposure = toolExposure(explainedExposure(undefined, { tools }, undefined).exposed, tool);
+        const expected = explain({}, tool, args, { exposure });
+        const session = await rt.openSession({ workspaceRoot: ws, tools, sandbox: 'off' });
+        try {
+          const before = events.length;
+          const result = await session.call(tool, args);
+          const event = events.slice(before).find((e) => e.tool === tool);
+          const refused = event?.rule === 'capability';
+          expect({ refused, code: refused ? result.code : undefined }).toEqual({
+            refused: expected.gate === 'capability',
+            code: expected.gate === 'capability' ? 'TOOL_NOT_ALLOWED' : undefined,
+          });
+          if (refused) expect(result.content[0]).toMatchObject({ text: `TOOL_NOT_ALLOWED: ${expected.reason}` });
+        } finally {
+          await session.close();
+        }
+      }),
+      { numRuns: 40, seed: 3030 },
     );
   }, 120_000);
 });

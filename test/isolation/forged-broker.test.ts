@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type AuditEvent, type Runtime, type Session } from '../../runtime/index.js';
 import { makeTempTree, textOf, type TempTree } from '../helpers/temp-workspace.js';
+import { FORMAT_ON_MAIN_MAX_BYTES } from '../../runtime/calls/call-plan.js';
 
 // Build first: the runtime starts dist/workers/process-host.js.
 const FORGE = 'test/isolation/fixtures/forge-tools.mjs';
@@ -13,7 +14,8 @@ const events: AuditEvent[] = [];
 
 beforeAll(async () => {
   rt = await createRuntime({ idleWorkers: 0, sandbox: 'off', allowSharedPidNamespace: true, audit: (event) => events.push(event) });
-  ws = makeTempTree('tw-forge', { 'a.txt': 'alpha\n', 'secret/s.txt': 'TOP SECRET\n' });
+  // big.txt is past FORMAT_ON_MAIN_MAX_BYTES, so read_file goes to the tool host, where the forger sees its call id.
+  ws = makeTempTree('tw-forge', { 'a.txt': 'alpha\n', 'big.txt': `alpha\n${'x'.repeat(FORMAT_ON_MAIN_MAX_BYTES)}\n`, 'secret/s.txt': 'TOP SECRET\n' });
   session = await rt.openSession({
     workspaceRoot: ws.root,
     tools: ['read_file', 'write_file', 'forge_broker', 'forge_ready'],
@@ -46,7 +48,7 @@ async function forgeDuring(victim: 'read_file' | 'write_file', args: Record<stri
 
 describe("isolation: 'process': tool code forging broker requests while an allowed call is in flight", () => {
   it.each([
-    ['read_file', { path: 'a.txt' }],
+    ['read_file', { path: 'big.txt', limit: 1 }],
     ['write_file', { path: 'out.txt', content: 'ok\n' }],
   ] as const)('gets nothing under the id of an in-flight %s call, nor under its own', async (victim, args) => {
     events.length = 0;

@@ -30,6 +30,11 @@ describe('the published package', () => {
     expect(packed.has('dist/runtime/serve/dashboard/dashboard-assets.js')).toBe(true);
   });
 
+  it('carries the JSON Schema of capability token claims, under the name its exports map gives it', () => {
+    expect(packed.has('src/capability/capability-token.schema.json')).toBe(true);
+    expect((PKG['exports'] as Record<string, unknown>)['./capability-token.schema.json']).toBe('./src/capability/capability-token.schema.json');
+  });
+
   it('leaves out the benchmarks, the fuzzers and the tests, compiled or not', () => {
     const stray = [...packed].filter((file) => /^(dist\/)?(bench|fuzz|test)\//.test(file) || file.endsWith('.test.ts') || file.endsWith('.test.js'));
     expect(stray).toEqual([]);

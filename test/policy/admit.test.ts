@@ -135,4 +135,12 @@ describe('admit: every decision source', () => {
     const refused = { code: 'BLOCKED_PATH' as const, reason: 'blocked', rule: 'path:BLOCKED_PATH' };
     expect(admit({ tool: 'x', exposure: { visible: false, allowed: [] }, refused, layers: { session: [{ x: 'allow' }] } })).toMatchObject({ decision: 'deny', code: 'TOOL_NOT_ALLOWED', reason: "tool 'x' is not in this session's capability (allowed: none)" });
   });
+
+  it.each([
+    ['names the closest tool the capability has', 'read_fil', ['read_file', 'grep'], "tool 'read_fil' is not in this session's capability (allowed: read_file, grep); did you mean 'read_file'?"],
+    ['suggests nothing far from every tool it has', 'bash', ['read_file', 'grep'], "tool 'bash' is not in this session's capability (allowed: read_file, grep)"],
+    ['never suggests a tool it does not have', 'bsh', ['read_file'], "tool 'bsh' is not in this session's capability (allowed: read_file)"],
+  ])('a refusal by the capability %s', (_rule, tool, allowed, reason) => {
+    expect(admit({ tool, exposure: { visible: false, allowed }, layers: { session: [] } })).toMatchObject({ code: 'TOOL_NOT_ALLOWED', reason });
+  });
 });

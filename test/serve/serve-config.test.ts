@@ -38,6 +38,7 @@ describe('parseServeConfig accepts', () => {
 type Mutation = (c: Record<string, any>) => void;
 const CASES: [string, Mutation, RegExp][] = [
   ['an unknown top-level field', (c) => { c['tennants'] = {}; }, /unknown field 'tennants'/],
+  ['an unknown top-level field far from every known one', (c) => { c['frobnicate'] = {}; }, /the config has unknown field 'frobnicate'; known fields: /],
   ['a bad sandbox', (c) => { c['sandbox'] = 'on'; }, /sandbox must be one of 'auto', 'required', 'off', got "on"/],
   ['a zero idle timeout', (c) => { c['idleTimeoutMs'] = 0; }, /idleTimeoutMs must be a positive integer/],
   ['a string idle timeout', (c) => { c['idleTimeoutMs'] = '15m'; }, /idleTimeoutMs must be a positive integer/],
@@ -67,7 +68,58 @@ const CASES: [string, Mutation, RegExp][] = [
   ['an unknown dashboard field', (c) => { c['dashboard'] = { enabled: true, public: true }; c['admin'] = { token: ADMIN }; }, /dashboard has unknown field 'public'/],
   ['a dashboard audit ring of 0', (c) => { c['dashboard'] = { enabled: true, auditEvents: 0 }; c['admin'] = { token: ADMIN }; }, /dashboard.auditEvents must be a whole number from 1 to 10000/],
   ['a dashboard audit ring past the bound', (c) => { c['dashboard'] = { enabled: true, auditEvents: 1e9 }; c['admin'] = { token: ADMIN }; }, /dashboard.auditEvents must be a whole number from 1 to 10000/],
+  // limits and shutdownGraceMs, and a "did you mean" for every field a person types.
+  ['an unknown limit', (c) => { c['limits'] = { toolTimeout: 60_000 }; }, /unknown limit 'toolTimeout' in limits; did you mean 'toolTimeoutMs'\?/],
+  ['a limit that is a string', (c) => { c['limits'] = { toolTimeoutMs: '10m' }; }, /limits.toolTimeoutMs must be an integer >= 1, got "10m"/],
+  ['a limit of 0 where 0 is not unlimited', (c) => { c['limits'] = { toolTimeoutMs: 0 }; }, /limits.toolTimeoutMs must be an integer >= 1, got 0/],
+  ['a fractional limit', (c) => { c['limits'] = { maxProcesses: 1.5 }; }, /limits.maxProcesses must be an integer >= 1, got 1.5/],
+  ['limits that are not an object', (c) => { c['limits'] = 30_000; }, /limits must be a plain object/],
+  ['an unknown tenant limit', (c) => { c['tenants'].alice.limits = { maxProcess: 2 }; }, /unknown limit 'maxProcess' in tenants.alice.limits; did you mean 'maxProcesses'\?/],
+  ['a tenant limit that is NaN-like', (c) => { c['tenants'].alice.limits = { toolTimeoutMs: null }; }, /tenants.alice.limits.toolTimeoutMs must be an integer >= 1, got null/],
+  ['a negative shutdown grace', (c) => { c['shutdownGraceMs'] = -1; }, /shutdownGraceMs must be a whole number of milliseconds from 0 to 3600000, got -1/],
+  ['a shutdown grace past an hour', (c) => { c['shutdownGraceMs'] = 3_600_001; }, /shutdownGraceMs must be a whole number of milliseconds from 0 to 3600000/],
+  ['a shutdown grace as a string', (c) => { c['shutdownGraceMs'] = '10s'; }, /shutdownGraceMs must be a whole number of milliseconds from 0 to 3600000, got "10s"/],
+  ['a misspelled top-level field', (c) => { c['tennants'] = {}; }, /the config has unknown field 'tennants'; did you mean 'tenants'\?; known fields: /],
+  ['a misspelled shutdown grace', (c) => { c['shutdownGrace'] = 5; }, /unknown field 'shutdownGrace'; did you mean 'shutdownGraceMs'\?/],
+  ['a tenant field cut short', (c) => { c['tenants'].alice.workspace = 'x'; }, /tenants.alice has unknown field 'workspace'; did you mean 'workspaceRoot'\?/],
+  ['a misspelled tenant field', (c) => { c['tenants'].alice.limts = {}; }, /tenants.alice has unknown field 'limts'; did you mean 'limits'\?/],
+  ['a misspelled tenant tool', (c) => { c['tenants'].alice.tools = ['read_fiel']; }, /tenants.alice.tools has unknown tool 'read_fiel'; did you mean 'read_file'\?/],
+  ['a misspelled audit field', (c) => { c['audit'] = { file: 'a', ful: true }; }, /audit has unknown field 'ful'; did you mean 'full'\?/],
+  ['a misspelled dashboard field', (c) => { c['dashboard'] = { enable: true }; c['admin'] = { token: ADMIN }; }, /dashboard has unknown field 'enable'; did you mean 'enabled'\?/],
+  ['a misspelled MCP server field', (c) => { c['mcpServers'].gh.arg = []; }, /mcpServers.gh.arg is not a known field; did you mean 'args'\?/],
+  ['a misspelled tokenBounds field', (c) => { c['tokenBounds'] = { limit: {} }; }, /unknown tokenBounds option 'limit'; did you mean 'limits'\?/],
+  ['a token naming a misspelled user', (c) => { c['tokens'] = { [TOKEN]: 'alcie' }; }, /names user 'alcie', who has no entry in tenants; did you mean 'alice'\?/],
 ];
+
+describe('parseServeConfig: limits and the shutdown grace', () => {
+  it('takes limits for every session and per tenant, and a shutdown grace of 0 (no wait)', () => {
+    const raw = valid() as Record<string, any>;
+    raw['limits'] = { toolTimeoutMs: 900_000, writeQuotaBytes: 0 };
+    raw['tenants'].alice.limits = { toolTimeoutMs: 20_000, maxProcesses: 2 };
+    raw['shutdownGraceMs'] = 0;
+    const config = parseServeConfig(raw, BASE);
+    expect(config.limits).toEqual({ toolTimeoutMs: 900_000, writeQuotaBytes: 0 });
+    expect(config.tenants['alice']?.limits).toEqual({ toolTimeoutMs: 20_000, maxProcesses: 2 });
+    expect(config.shutdownGraceMs).toBe(0);
+  });
+
+  it('leaves both unset when the config does not give them', () => {
+    const config = parseServeConfig(valid(), BASE);
+    expect(config).not.toHaveProperty('limits');
+    expect(config).not.toHaveProperty('shutdownGraceMs');
+    expect(config.tenants['alice']).not.toHaveProperty('limits');
+  });
+});
+
+describe('parseServeConfig: user names that are properties of every object', () => {
+  it.each(['__proto__', 'constructor', 'toString'])("a tenant named %s is a tenant, never the tenants' prototype", (user) => {
+    const config = parseServeConfig(JSON.parse(`{ "tenants": { "${user}": { "workspaceRoot": "ws" } }, "tokens": { "${TOKEN}": "${user}" } }`), BASE);
+    expect(Object.getPrototypeOf(config.tenants)).toBe(Object.prototype);
+    expect(Object.hasOwn(config.tenants, user)).toBe(true);
+    expect(config.tenants[user]).toEqual({ workspaceRoot: path.join(BASE, 'ws') });
+    expect(Object.keys(config.tenants)).toEqual([user]);
+  });
+});
 
 describe('parseServeConfig: the dashboard section', () => {
   it('is off unless given, and takes the default ring size', () => {

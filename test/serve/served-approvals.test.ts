@@ -32,8 +32,20 @@ describe('ServedApprovals with the inbox only (no MCP server attached)', () => {
     await settle(inbox);
     const item = inbox.list()[0]!;
     expect(item.deadline - item.askedAt).toBe(1_500);
+    expect(item.endsBy).toBe('toolTimeoutMs');
     inbox.answer(item.id, 'deny');
     await expect(answer).rejects.toMatchObject({ code: 'APPROVAL_DENIED', message: expect.stringContaining('answered deny by the dashboard') });
+  });
+
+  it("the time left shown is the approval's when the call has longer", async () => {
+    const inbox = new ApprovalInbox();
+    const approvals = new ServedApprovals(10_000, () => undefined, inbox);
+    const answer = approvals.approve(request({ callTimeLeftMs: 900_000 }));
+    await settle(inbox);
+    const item = inbox.list()[0]!;
+    expect({ waits: item.deadline - item.askedAt, endsBy: item.endsBy }).toEqual({ waits: 10_000, endsBy: 'approvalTimeoutMs' });
+    inbox.answer(item.id, 'deny');
+    await expect(answer).rejects.toMatchObject({ code: 'APPROVAL_DENIED' });
   });
 
   it("the call ending (its deadline, an abort, a close) takes the entry down and rejects with the call's reason", async () => {

@@ -220,9 +220,13 @@ const FAMILIES: Record<string, [string, Expect][]> = {
   ],
   '6 heredocs where tree-sitter and bash disagree': [
     ['cat <<E"O"F\n$(cat /etc/passwd)\nEOF', 'allow'],
-    ['cat <<-EOF > out.txt\n  EOF\ncat /etc/passwd\nEOF', 'refuse'],
+    // bash strips tabs only: the space-indented line is data, the payload is data (heredoc-cases runs it in bash).
+    ['cat <<-EOF > out.txt\n  EOF\ncat /etc/passwd\nEOF', 'allow'],
+    ['cat <<-EOF > out.txt\n\tEOF\ncat /etc/passwd\nEOF', 'deny'],
     ['cat <<A <<B\na\nA\n$(cat /etc/passwd)\nB', 'refuse'],
-    ['cat <<EOF\nhello', 'refuse'],
+    // The input ends the body (bash warns and runs it): data, unless it expands.
+    ['cat <<EOF\nhello', 'allow'],
+    ['cat <<EOF\nhello $(cat /etc/passwd)', 'deny'],
     ["eval 'cat <<EOF\n$(cat /etc/passwd)\nEOF'", 'deny'],
     ['cat <<EOF\n`cat /etc/passwd`\nEOF', 'deny'],
     ['cat << EOF\n`cat ../outside/secret.txt`\nEOF', 'refuse'],

@@ -334,11 +334,11 @@ const CASES: Case[] = [
   ['cat ~root/.ssh/id_rsa', 'ask', null],
   ['cat ~/x', 'deny', 'HOME/x'],
   ['cat .*/passwd', 'ask', null],
-  // bash stats etc-link to descend into it: that read of /etc decides first.
-  ['cat */../../x', 'deny', 'WS/etc-link'],
+  // bash stats etc-link to descend into it: that read of /etc decides first, refused as the glob the command wrote.
+  ['cat */../../x', 'deny', '*/../../x'],
   ['cat src/*.ts', 'allow', null],
-  ['cat /etc/*', 'deny', '/etc'],
-  ['echo /etc/*', 'deny', '/etc'],
+  ['cat /etc/*', 'deny', '/etc/*'],
+  ['echo /etc/*', 'deny', '/etc/*'],
   ['grep "$p" a.txt', 'ask', null],
   ['grep -e "$p" a.txt', 'allow', null],
   ['mkdir -p src/{a,b}/c', 'allow', null],

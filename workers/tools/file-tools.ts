@@ -1,7 +1,7 @@
 import type { BrokerApi } from '../../src/protocol.js';
 import { okResult, type ToolResult } from '../../src/tool-result.js';
 import type { BuiltinArgs } from '../../src/tools/builtin-schemas.js';
-import { formatReadResult } from '../../src/text/read-format.js';
+import { readFileResult } from '../../src/text/read-file-result.js';
 import { applyEdit } from '../../src/text/edit.js';
 import { ToolwardenError } from '../../src/errors.js';
 import { unwrap } from '../broker-client.js';
@@ -12,29 +12,9 @@ export interface FileToolContext {
   readMaxChars: number;
 }
 
-/** read_file: line-numbered text, truncated at the session's readMaxChars with a note on how to read on; the same text in `structuredContent.text`. */
+/** read_file: the broker's read (answered with the call when the main thread prefetched it), formatted. */
 export async function readFileTool(args: BuiltinArgs<'read_file'>, ctx: FileToolContext): Promise<ToolResult> {
-  const file = await unwrap(ctx.broker.readFileStrict(args.path));
-  if (file.binary) {
-    throw new ToolwardenError('UNSUPPORTED_FILE', `${args.path} is a binary file (${file.size} bytes); read_file only shows text`);
-  }
-  const formatted = formatReadResult(file.text, {
-    path: args.path,
-    maxChars: ctx.readMaxChars,
-    ...(args.offset === undefined ? {} : { offset: args.offset }),
-    ...(args.limit === undefined ? {} : { limit: args.limit }),
-  });
-  const structured: Record<string, unknown> = {
-    path: file.path,
-    totalLines: formatted.totalLines,
-    startLine: formatted.startLine,
-    endLine: formatted.endLine,
-    truncated: formatted.truncated,
-  };
-  if (formatted.nextOffset !== undefined) structured.nextOffset = formatted.nextOffset;
-  // The text too: a host that reads only structuredContent (Claude Code) would otherwise get no file content.
-  structured.text = formatted.text;
-  return okResult(formatted.text, structured);
+  return readFileResult(args, await unwrap(ctx.broker.readFileStrict(args.path)), ctx.readMaxChars);
 }
 
 /** write_file: atomic create or overwrite. */

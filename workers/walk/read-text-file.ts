@@ -1,43 +1,54 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { isStillAt } from './walk-dir.js';
+import type { WalkIo } from './walk-io.js';
 
 /** Bytes inspected for a NUL to call a file binary, as git and ripgrep do. */
 const BINARY_PROBE_BYTES = 8192;
-
-// O_NOFOLLOW: a file swapped for a link after the walk listed it is not read. O_NONBLOCK: a FIFO swapped in
-// does not block the thread.
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** The reader's first buffer; it grows to the largest file read, up to the walk's size limit. */
+const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Reads a regular file as UTF-8 text, or returns undefined when it is not a regular file, is larger than
- * `maxBytes`, has a NUL byte in its first 8 KiB (binary), or cannot be read. `openPath` names it through its
- * verified directory's descriptor, or by its real path: then `verifyAt` is that real path and the opened file must
- * still be there (a component swapped for a link to the outside is not read).
+ * Reads the text files of one walk through one buffer, reused from file to file (a walk reads thousands of small files;
+ * a buffer each is garbage the thread must collect).
  */
-export function readTextFile(openPath: string, maxBytes: number, verifyAt?: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(openPath, OPEN_FLAGS);
-  } catch {
-    return undefined;
+export class TextReader {
+  readonly #io: WalkIo;
+  readonly #maxBytes: number;
+  #buffer: Buffer | undefined;
+
+  constructor(io: WalkIo, maxBytes: number) {
+    this.#io = io;
+    this.#maxBytes = maxBytes;
   }
-  try {
-    if (verifyAt !== undefined && !isStillAt(fd, verifyAt)) return undefined;
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > maxBytes) return undefined;
-    const buffer = Buffer.allocUnsafe(stats.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
+
+  /**
+   * Reads the open file `fd` and closes it: its bytes, as a view of this reader's buffer valid until its next read.
+   * Undefined when it is not a regular file, is larger than the limit, has a NUL byte in its first 8 KiB (binary, so
+   * not text), or cannot be read.
+   */
+  read(fd: number): Buffer | undefined {
+    const io = this.#io;
+    try {
+      const size = io.regularFileSize(fd);
+      if (size < 0 || size > this.#maxBytes) return undefined;
+      const buffer = this.#bufferFor(size);
+      let length = 0;
+      while (length < size) {
+        const read = io.read(fd, buffer, length, size - length);
+        if (read < 0) return undefined;
+        if (read === 0) break;
+        length += read;
+      }
+      if (buffer.subarray(0, Math.min(length, BINARY_PROBE_BYTES)).includes(0)) return undefined;
+      return buffer.subarray(0, length);
+    } finally {
+      io.close(fd);
     }
-    const bytes = buffer.subarray(0, length);
-    if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
-    return bytes.toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
+  }
+
+  #bufferFor(size: number): Buffer {
+    if (this.#buffer === undefined || this.#buffer.length < size) {
+      const grown = Math.min(this.#maxBytes, Math.max(FIRST_BUFFER_BYTES, (this.#buffer?.length ?? 0) * 2));
+      this.#buffer = Buffer.allocUnsafe(Math.max(size, grown));
+    }
+    return this.#buffer;
   }
 }

@@ -1,9 +1,11 @@
-import { lstatSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import { ToolwardenError } from '../../src/errors.js';
+import { PATH_RULES, PathRefusal } from '../../src/path-guard/index.js';
 import { isIgnoredName } from '../../src/walk/ignore-rules.js';
 import { isInsideRoots } from '../../src/walk/scope.js';
-import { openWalkDir } from './walk-dir.js';
+import { openVerifiedFile, openWalkDir } from './walk-dir.js';
+import { defaultWalkIo, type WalkIo } from './walk-io.js';
 
 /** Where and how deep a walk goes. */
 export interface WalkOptions {
@@ -15,19 +17,36 @@ export interface WalkOptions {
   readonly prefix?: readonly string[];
   /** Deepest relative path, in segments, worth visiting. @default unbounded */
   readonly maxSegments?: number;
+  /** The descriptor calls. @default defaultWalkIo() */
+  readonly io?: WalkIo;
+}
+
+/** Opens a walked file for reading: a descriptor, or -1. */
+export interface FileSource {
+  openFile(key: string): number;
 }
 
 /**
- * Receives each file as its `/`-separated path relative to the walk root, its real path, and the path to open it by
- * (through its verified directory's descriptor on Linux; the real path for a file reached through a link, which the
- * reader must verify); return false to stop.
+ * Receives each file as its `/`-separated path relative to the walk root, and how to open it: `source.openFile(key)`
+ * opens it through its verified directory's descriptor (key: its name), or, for a file reached through a link, by its
+ * real path verified once open (key: that path). Return false to stop.
  */
-export type OnWalkFile = (relativePath: string, realPath: string, openPath: string) => boolean;
+export type OnWalkFile = (relativePath: string, source: FileSource, key: string) => boolean;
 
 interface Pending {
   readonly real: string;
   readonly rel: string;
   readonly depth: number;
+}
+
+interface WalkState {
+  readonly options: WalkOptions;
+  readonly io: WalkIo;
+  readonly linkedFiles: FileSource;
+  readonly visited: Set<string>;
+  readonly stack: Pending[];
+  readonly links: Pending[];
+  readonly onFile: OnWalkFile;
 }
 
 /**
@@ -40,12 +59,20 @@ interface Pending {
  * @returns false when `onFile` stopped the walk.
  */
 export function walkFiles(rootReal: string, options: WalkOptions, onFile: OnWalkFile): boolean {
-  const visited = new Set<string>([rootReal]);
-  const links: Pending[] = [];
-  const stack: Pending[] = [{ real: rootReal, rel: '', depth: 0 }];
+  const io = options.io ?? defaultWalkIo();
+  const state: WalkState = {
+    options,
+    io,
+    linkedFiles: { openFile: (real) => openVerifiedFile(real, io) },
+    visited: new Set<string>([rootReal]),
+    stack: [{ real: rootReal, rel: '', depth: 0 }],
+    links: [],
+    onFile,
+  };
+  const { stack, links, visited } = state;
   for (;;) {
     for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
-      if (!walkDirectory(dir, options, visited, stack, links, onFile)) return false;
+      if (!walkDirectory(dir, state)) return false;
     }
     const link = links.shift();
     if (link === undefined) return true;
@@ -55,31 +82,29 @@ export function walkFiles(rootReal: string, options: WalkOptions, onFile: OnWalk
   }
 }
 
-function walkDirectory(dir: Pending, options: WalkOptions, visited: Set<string>, stack: Pending[], links: Pending[], onFile: OnWalkFile): boolean {
-  const opened = openWalkDir(dir.real);
+function walkDirectory(dir: Pending, state: WalkState): boolean {
+  const { options, onFile } = state;
+  const opened = openWalkDir(dir.real, state.io);
   if (opened === undefined) return true;
   const subdirs: Pending[] = [];
   try {
-    const entries = opened.entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const prefixName = options.prefix?.[dir.depth];
     const maxSegments = options.maxSegments ?? Infinity;
-    for (const entry of entries) {
-      const name = entry.name;
+    const depth = dir.depth + 1;
+    for (const { name, kind } of opened.entries) {
       if (prefixName !== undefined && name !== prefixName) continue;
       if (isIgnoredName(name, options.includeIgnored)) continue;
       const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
-      const real = join(dir.real, name);
-      const kind = classifyEntry(entry, opened.entryPath(name));
       if (kind === 'file') {
-        if (dir.depth + 1 <= maxSegments && !onFile(rel, real, opened.entryPath(name))) return false;
+        if (depth <= maxSegments && !onFile(rel, opened, name)) return false;
       } else if (kind === 'dir') {
-        if (dir.depth + 1 < maxSegments) subdirs.push({ real, rel, depth: dir.depth + 1 });
+        if (depth < maxSegments) subdirs.push({ real: childPath(dir.real, name), rel, depth });
       } else if (kind === 'link') {
-        const target = resolveLinkInScope(real, options.scopeRoots);
+        const target = resolveLinkInScope(childPath(dir.real, name), options.scopeRoots);
         if (target === undefined) continue;
         if (target.isDir) {
-          if (dir.depth + 1 < maxSegments) links.push({ real: target.real, rel, depth: dir.depth + 1 });
-        } else if (dir.depth + 1 <= maxSegments && !onFile(rel, target.real, target.real)) {
+          if (depth < maxSegments) state.links.push({ real: target.real, rel, depth });
+        } else if (depth <= maxSegments && !onFile(rel, state.linkedFiles, target.real)) {
           return false;
         }
       }
@@ -90,26 +115,16 @@ function walkDirectory(dir: Pending, options: WalkOptions, visited: Set<string>,
   // Pushed in reverse so the stack pops them in sorted order.
   for (let i = subdirs.length - 1; i >= 0; i -= 1) {
     const subdir = subdirs[i] as Pending;
-    visited.add(subdir.real);
-    stack.push(subdir);
+    state.visited.add(subdir.real);
+    state.stack.push(subdir);
   }
   return true;
 }
 
-type EntryKind = 'file' | 'dir' | 'link' | 'other';
-
-function classifyEntry(entry: Dirent, fullPath: string): EntryKind {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'dir';
-  if (entry.isSymbolicLink()) return 'link';
-  if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) return 'other';
-  // Some filesystems report no type in readdir; ask lstat (never stat: a link must stay a link).
-  try {
-    const stats = lstatSync(fullPath);
-    return stats.isFile() ? 'file' : stats.isDirectory() ? 'dir' : stats.isSymbolicLink() ? 'link' : 'other';
-  } catch {
-    return 'other';
-  }
+// The real path of entry `name` of the real directory `dir`: a name from a listing is one segment, never `.` or `..`,
+// so joining needs no normalizing.
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
 }
 
 function resolveLinkInScope(linkPath: string, scopeRoots: readonly string[]): { real: string; isDir: boolean } | undefined {
@@ -137,7 +152,7 @@ export function resolveWalkRoot(root: string, scopeRoots: readonly string[]): { 
     throw new ToolwardenError('NOT_FOUND', `search path '${root}' does not exist`);
   }
   if (!isInsideRoots(real, scopeRoots)) {
-    throw new ToolwardenError('NOT_READABLE', `search path '${root}' resolves to '${real}', outside the workspace and every read root`);
+    throw new PathRefusal('NOT_READABLE', root, PATH_RULES.outsideReadable(scopeRoots), real !== root);
   }
   return { real, isDir: statSync(real).isDirectory() };
 }

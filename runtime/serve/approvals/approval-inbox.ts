@@ -17,8 +17,25 @@ export interface InboxItem {
   /** The answers that may be given: never `allow-always` for a dangerous removal. */
   readonly options: readonly ApprovalOption[];
   readonly askedAt: number;
-  /** When the wait ends and the call is denied. */
+  /** When the wait ends and the call is refused: the sooner of the approval's wait and the call's own deadline. */
   readonly deadline: number;
+  /** Which of the two ends the wait: `approvalTimeoutMs` (APPROVAL_DENIED) or the call's `toolTimeoutMs` (TIMEOUT). */
+  readonly endsBy: WaitEnd;
+}
+
+/** What ends an approval's wait: its own timeout, or its call's deadline coming first. */
+export type WaitEnd = 'approvalTimeoutMs' | 'toolTimeoutMs';
+
+/** How long a call's question waits, and what ends it then. */
+export interface ApprovalWait {
+  readonly ms: number;
+  readonly endsBy: WaitEnd;
+}
+
+/** The wait of a question asked with `callTimeLeftMs` left of its call, under an approval timeout of `approvalTimeoutMs`. */
+export function approvalWait(approvalTimeoutMs: number, callTimeLeftMs: number | undefined): ApprovalWait {
+  const callLeft = callTimeLeftMs ?? Infinity;
+  return callLeft < approvalTimeoutMs ? { ms: callLeft, endsBy: 'toolTimeoutMs' } : { ms: approvalTimeoutMs, endsBy: 'approvalTimeoutMs' };
 }
 
 /** An entry's hold on the inbox: the answer when one comes, and the withdrawal when the race is over. */
@@ -38,8 +55,8 @@ export class ApprovalInbox {
   readonly #entries = new Map<string, { item: InboxItem; resolve: (answer: unknown) => void }>();
   readonly #listeners = new Set<() => void>();
 
-  /** Puts a call's question in the inbox for `waitMs` (its deadline is shown; the race enforces it). */
-  add(request: ApprovalRequest, waitMs: number): InboxTicket {
+  /** Puts a call's question in the inbox for its wait (its deadline is shown; the race and the call enforce it). */
+  add(request: ApprovalRequest, wait: ApprovalWait): InboxTicket {
     const id = randomUUID();
     const askedAt = Date.now();
     let resolve: (answer: unknown) => void = () => undefined;
@@ -54,7 +71,8 @@ export class ApprovalInbox {
       dangerous: request.dangerous,
       options: [...request.options],
       askedAt,
-      deadline: askedAt + waitMs,
+      deadline: askedAt + wait.ms,
+      endsBy: wait.endsBy,
     };
     this.#entries.set(id, { item, resolve });
     this.#changed();

@@ -3,7 +3,7 @@ import { ToolwardenError } from '../../../src/errors.js';
 import { startRace, stepRace, type ApprovalChannel, type RaceEvent, type RaceOutcome, type RaceStep } from '../../../src/serve/approval-race.js';
 import type { ApprovalOption } from '../../../src/policy/types.js';
 import type { ApprovalRequest, Approver } from '../../policy/policy-gate.js';
-import type { ApprovalInbox } from './approval-inbox.js';
+import { approvalWait, type ApprovalInbox } from './approval-inbox.js';
 import { elicitApproval } from './elicit-approvals.js';
 
 /** Slack given to the SDK's own elicitation timeout, so the race's timer is what ends a wait. */
@@ -52,7 +52,7 @@ export class ServedApprovals {
     return new Promise((resolve, reject) => {
       let step: RaceStep = first;
       const withdraw = new AbortController();
-      const ticket = first.state.open.includes('inbox') ? this.#inbox?.add(request, Math.min(this.#timeoutMs, request.callTimeLeftMs ?? Infinity)) : undefined;
+      const ticket = first.state.open.includes('inbox') ? this.#inbox?.add(request, approvalWait(this.#timeoutMs, request.callTimeLeftMs)) : undefined;
       const end = (): void => {
         clearTimeout(timer);
         request.signal.removeEventListener('abort', onAbort);

@@ -23,6 +23,8 @@ export interface SessionView {
   /** The toolwarden session id (the dashboard's handle for closing it). */
   id: string;
   user: string;
+  /** The MCP client's name and version from its `initialize`, cleaned for display. */
+  client: string | undefined;
   /** The user's tenant `maxSessions`; undefined: no per-user bound. */
   maxSessionsOfUser: number | undefined;
   tools: readonly string[];
@@ -78,6 +80,7 @@ function viewOf(served: ServedSession, sources: SnapshotSources): SessionView {
   return {
     id: served.session.id,
     user: served.user,
+    client: served.client,
     maxSessionsOfUser: sources.maxSessionsOf(served.user),
     tools: capability.tools,
     mcpServers: capability.mcpServers,

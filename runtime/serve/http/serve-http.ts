@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toPlainError } from '../../../src/errors.js';
 import type { SandboxMode } from '../../../src/capability/capability.js';
-import { assertHttpServable, type ServeConfig } from '../../../src/serve/serve-config.js';
+import { assertHttpServable, DEFAULT_SHUTDOWN_GRACE_MS, type ServeConfig } from '../../../src/serve/serve-config.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { runtimeOptionsFrom } from '../runtime-from-config.js';
 import { bearerChallenge } from './bearer-auth.js';
@@ -40,7 +40,10 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[];
   /** Where log lines go. @default stderr */
   log?: (line: string) => void;
-  /** How long {@link HttpServeHandle.close} lets requests in flight finish before it ends their calls. @default 10000 */
+  /**
+   * How long {@link HttpServeHandle.close} lets requests in flight finish before it ends their calls.
+   * @default the config's `shutdownGraceMs`, else DEFAULT_SHUTDOWN_GRACE_MS (10000)
+   */
   shutdownGraceMs?: number;
 }
 
@@ -99,7 +102,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     inFlight += 1;
     res.once('close', () => {
       inFlight -= 1;
-      if (inFlight === 0) drained?.();
+      // A standing GET stream never ends by itself: the drain is over when only those are left.
+      if (inFlight <= (sessions?.streams ?? 0)) drained?.();
     });
     route(req, res).catch((error: unknown) => {
       log(`request failed: ${toPlainError(error).message}`);
@@ -134,7 +138,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
         // `Connection: close` (not a reset) until the grace ends.
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // A standing GET stream never ends by itself: it does not hold the drain up.
-        const grace = options.shutdownGraceMs ?? 10_000;
+        const grace = options.shutdownGraceMs ?? config.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
         if (inFlight > served.streams) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, grace);

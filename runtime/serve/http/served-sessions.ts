@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { clientLabel } from '../../../src/serve/client-label.js';
 import type { Session } from '../../session/session.js';
 import { createMcpServer } from '../session-mcp-server.js';
 
@@ -47,6 +48,11 @@ export class ServedSession {
     this.#detach = registry.onServer(session.id, this.#server);
     // The SDK closes the server when the client deletes the session or the transport closes.
     this.#server.onclose = () => void this.close('the transport closed');
+  }
+
+  /** The client's name and version from its `initialize` (see {@link clientLabel}); undefined before it. */
+  get client(): string | undefined {
+    return clientLabel(this.#server.getClientVersion());
   }
 
   /** The MCP session id, once `initialize` has been answered. */

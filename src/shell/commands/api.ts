@@ -6,14 +6,19 @@ import type { Word } from '../words.js';
 export interface CommandApi {
   /** The operand is a file the command reads. */
   read(word: Word): void;
-  /** The operand is a tree the command walks following symlinks (`grep -R`, `find -L`): every link met is read too. */
-  walk(word: Word, mode?: 'read' | 'write'): void;
+  /**
+   * The operand is a tree the command walks following symlinks (`grep -R`, `find -L`): every link met is read too.
+   * `depth` 1: only the entries of a directory operand are looked at through their links (`ls -L`, `diff DIR DIR`).
+   */
+  walk(word: Word, mode?: 'read' | 'write', depth?: number): void;
   /**
    * The operand is a file the command creates or changes. What it leaves there is a file (or link, or fifo) unless
    * a directory stands there already; `leaves: 'any'` for a write that may make a directory (`mkdir`, a copy's
    * destination, `git init DIR`).
    */
   write(word: Word, leaves?: 'file' | 'any'): void;
+  /** Every entry below the operand is changed (chmod -R, chown -R): each is a write, a blocked name among them refused. */
+  changeTree(word: Word): void;
   /** The operand is removed (rm, rmdir, find -delete, the source of mv): a write, checked for dangerous targets. */
   remove(word: Word, recursive: boolean): void;
   /**

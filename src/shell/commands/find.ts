@@ -31,8 +31,10 @@ export const findFiles: Extractor = (args, api) => {
     i++;
   }
   if (starts.length === 0) starts.push(syntheticWord('.'));
-  // A command run on what find finds gets every path under a start, through whatever links are there.
-  const walks = follow || args.slice(i).some((w) => w.value === '-follow' || RUNS.has(w.value ?? ''));
+  // A command run on what find finds gets every path under a start, through whatever links are there; -xtype and
+  // a %Y format stat each link's target without -L.
+  const expression = args.slice(i);
+  const walks = follow || expression.some((w, j) => w.value === '-follow' || w.value === '-xtype' || RUNS.has(w.value ?? '') || statsTargets(expression, j));
   for (const start of starts) (walks ? api.walk(start) : api.read(start));
   while (i < args.length) {
     const word = args[i] as Word;
@@ -59,6 +61,13 @@ export const findFiles: Extractor = (args, api) => {
     i++;
   }
 };
+
+// Whether the word at `j` is a -printf or -fprintf whose format prints a link target's type (%Y), or is unknown.
+function statsTargets(expression: readonly Word[], j: number): boolean {
+  const action = expression[j]?.value;
+  const format = action === '-printf' ? expression[j + 1] : action === '-fprintf' ? expression[j + 2] : undefined;
+  return format !== undefined && (format.value === null || /%Y/.test(format.value));
+}
 
 // `{}` stands for every path found under the starting point; the starting point itself is the closest static stand-in.
 function substitutePlaceholder(word: Word, start: Word): Word {

@@ -14,6 +14,15 @@ export interface OperandRule extends OptionSpec {
   fallback?: string;
   /** With these options present (all of one group), the command walks its operands following symlinks. */
   walkWith?: readonly (readonly string[])[];
+  /**
+   * With any of these options the command looks at the entries of a directory operand through their links (`ls -L`
+   * stats what it lists): each link among them is read, or every link of the tree under `walkWith`.
+   */
+  followWith?: readonly string[];
+  /** The command follows links as `followWith` says unless one of these options is given (`diff --no-dereference`). */
+  followUnless?: readonly string[];
+  /** With any of these options the command changes every entry below a directory operand (`chmod -R`): each is written. */
+  treeWith?: readonly string[];
   /** No operand is a file (`numfmt 1000`). */
   skipAll?: boolean;
   /** A leading operand may be a mode that looks like an option (`chmod -w,a+rwx FILE`). */
@@ -39,10 +48,15 @@ export function operandsAs(mode: 'read' | 'write' | 'none', rule: OperandRule = 
     const skipped = parsed.options.some((o) => rule.scriptFrom?.includes(o.name)) ? 0 : (rule.skip ?? 0);
     const files = parsed.operands.slice(skipped);
     if (files.length === 0 && rule.fallback !== undefined) files.push(syntheticWord(rule.fallback));
-    const walks = rule.walkWith?.some((group) => group.every((name) => name.split('|').some((n) => hasOption(parsed, n)))) === true;
+    const unfollowed = hasOption(parsed, ...(rule.followUnless ?? []));
+    const walks = !unfollowed && rule.walkWith?.some((group) => group.every((name) => name.split('|').some((n) => hasOption(parsed, n)))) === true;
+    const follows = !unfollowed && (rule.followUnless !== undefined || hasOption(parsed, ...(rule.followWith ?? [])));
+    const changesTree = mode === 'write' && hasOption(parsed, ...(rule.treeWith ?? []));
     for (const word of files) {
       if (walks) api.walk(word, mode);
+      else if (follows) api.walk(word, mode, 1);
       else access(api, mode, word, rule.leaves);
+      if (changesTree) api.changeTree(word);
     }
   };
 }
@@ -106,10 +120,10 @@ export const READERS: Readonly<Record<string, OperandRule>> = {
   base64: { short: 'diw:', long: ['decode', 'ignore-garbage', 'wrap='] },
   base32: { short: 'diw:', long: ['decode', 'ignore-garbage', 'wrap='] },
   nl: { short: 'b:d:f:h:i:l:n:ps:v:w:', long: ['body-numbering=', 'section-delimiter=', 'footer-numbering=', 'header-numbering=', 'line-increment=', 'join-blank-lines=', 'number-format=', 'no-renumber', 'number-separator=', 'starting-line-number=', 'number-width='] },
-  ls: { short: 'aAbBcCdDfFgGhHiI:klmnNopqQrRsStT:uUvw:xXZ1', long: ['all', 'almost-all', 'author', 'escape', 'block-size=', 'ignore-backups', 'color?', 'directory', 'dired', 'classify?', 'file-type', 'format=', 'full-time', 'group-directories-first', 'no-group', 'human-readable', 'si', 'dereference-command-line', 'dereference-command-line-symlink-to-dir', 'hide=', 'hyperlink?', 'indicator-style=', 'inode', 'ignore=', 'kibibytes', 'dereference', 'literal', 'numeric-uid-gid', 'hide-control-chars', 'show-control-chars', 'quote-name', 'quoting-style=', 'reverse', 'recursive', 'size', 'sort=', 'time=', 'time-style=', 'tabsize=', 'width=', 'context', 'zero'], fallback: '.', walkWith: [['R|recursive', 'L|dereference']] },
+  ls: { short: 'aAbBcCdDfFgGhHiI:klLmnNopqQrRsStT:uUvw:xXZ1', long: ['all', 'almost-all', 'author', 'escape', 'block-size=', 'ignore-backups', 'color?', 'directory', 'dired', 'classify?', 'file-type', 'format=', 'full-time', 'group-directories-first', 'no-group', 'human-readable', 'si', 'dereference-command-line', 'dereference-command-line-symlink-to-dir', 'hide=', 'hyperlink?', 'indicator-style=', 'inode', 'ignore=', 'kibibytes', 'dereference', 'literal', 'numeric-uid-gid', 'hide-control-chars', 'show-control-chars', 'quote-name', 'quoting-style=', 'reverse', 'recursive', 'size', 'sort=', 'time=', 'time-style=', 'tabsize=', 'width=', 'context', 'zero'], fallback: '.', walkWith: [['R|recursive', 'L|dereference']], followWith: ['L', 'dereference'] },
   tree: { short: 'adlfxL:RP:I:ponsughDFqNQrtvUcCAS', long: ['noreport', 'dirsfirst', 'filesfirst', 'charset=', 'filelimit=', 'prune', 'matchdirs', 'ignore-case', 'du', 'sort='], fallback: '.', walkWith: [['l']] },
-  du: { short: '0abB:cdD:hHklLmPsSt:xX:', long: ['null', 'all', 'apparent-size', 'block-size=', 'bytes', 'total', 'dereference-args', 'max-depth=', 'files0-from=', 'human-readable', 'inodes', 'dereference', 'count-links', 'no-dereference', 'separate-dirs', 'si', 'summarize', 'threshold=', 'time?', 'time-style=', 'exclude-from=', 'exclude=', 'one-file-system'], files: { X: 'read', 'exclude-from': 'read', 'files0-from': 'read' }, fallback: '.', walkWith: [['L|dereference']] },
-  diff: { short: 'abBcC:dD:eEfF:hiI:lL:nNpPqrsS:tTuU:vwWx:X:yZ', digits: true, long: ['normal', 'brief', 'report-identical-files', 'context?', 'unified?', 'ed', 'rcs', 'side-by-side', 'width=', 'left-column', 'suppress-common-lines', 'show-c-function', 'show-function-line=', 'label=', 'expand-tabs', 'initial-tab', 'tabsize=', 'suppress-blank-empty', 'new-file', 'unidirectional-new-file', 'ignore-case', 'ignore-file-name-case', 'no-ignore-file-name-case', 'ignore-tab-expansion', 'ignore-trailing-space', 'ignore-space-change', 'ignore-all-space', 'ignore-blank-lines', 'ignore-matching-lines=', 'text', 'strip-trailing-cr', 'old-line-format=', 'new-line-format=', 'unchanged-line-format=', 'line-format=', 'old-group-format=', 'new-group-format=', 'changed-group-format=', 'unchanged-group-format=', 'minimal', 'horizon-lines=', 'speed-large-files', 'color?', 'palette=', 'recursive', 'no-dereference', 'starting-file=', 'exclude=', 'exclude-from=', 'from-file=', 'to-file=', 'ifdef=', 'GTYPE-group-format='], files: { X: 'read', 'exclude-from': 'read', 'from-file': 'read', 'to-file': 'read' } },
+  du: { short: '0abB:cd:DhHklLmPsSt:xX:', long: ['null', 'all', 'apparent-size', 'block-size=', 'bytes', 'total', 'dereference-args', 'max-depth=', 'files0-from=', 'human-readable', 'inodes', 'dereference', 'count-links', 'no-dereference', 'separate-dirs', 'si', 'summarize', 'threshold=', 'time?', 'time-style=', 'exclude-from=', 'exclude=', 'one-file-system'], files: { X: 'read', 'exclude-from': 'read', 'files0-from': 'read' }, fallback: '.', walkWith: [['L|dereference']] },
+  diff: { short: 'abBcC:dD:eEfF:hiI:lL:nNpPqrsS:tTuU:vwWx:X:yZ', digits: true, long: ['normal', 'brief', 'report-identical-files', 'context?', 'unified?', 'ed', 'rcs', 'side-by-side', 'width=', 'left-column', 'suppress-common-lines', 'show-c-function', 'show-function-line=', 'label=', 'expand-tabs', 'initial-tab', 'tabsize=', 'suppress-blank-empty', 'new-file', 'unidirectional-new-file', 'ignore-case', 'ignore-file-name-case', 'no-ignore-file-name-case', 'ignore-tab-expansion', 'ignore-trailing-space', 'ignore-space-change', 'ignore-all-space', 'ignore-blank-lines', 'ignore-matching-lines=', 'text', 'strip-trailing-cr', 'old-line-format=', 'new-line-format=', 'unchanged-line-format=', 'line-format=', 'old-group-format=', 'new-group-format=', 'changed-group-format=', 'unchanged-group-format=', 'minimal', 'horizon-lines=', 'speed-large-files', 'color?', 'palette=', 'recursive', 'no-dereference', 'starting-file=', 'exclude=', 'exclude-from=', 'from-file=', 'to-file=', 'ifdef=', 'GTYPE-group-format='], files: { X: 'read', 'exclude-from': 'read', 'from-file': 'read', 'to-file': 'read' }, walkWith: [['r|recursive']], followUnless: ['no-dereference'] },
   cmp: { short: 'bi:ln:sv', long: ['print-bytes', 'ignore-initial=', 'verbose', 'bytes=', 'quiet', 'silent'] },
   comm: { short: '123iz', long: ['check-order', 'nocheck-order', 'output-delimiter=', 'total', 'zero-terminated'] },
   fold: { short: 'bsw:', digits: true, long: ['bytes', 'spaces', 'width='] },
@@ -131,7 +145,7 @@ export const WRITERS: Readonly<Record<string, OperandRule>> = {
   touch: { short: 'acd:fhmr:t:', long: ['date=', 'no-create', 'no-dereference', 'reference=', 'time='], files: { r: 'read', reference: 'read' } },
   tee: { short: 'aip', long: ['append', 'ignore-interrupts', 'output-error?'] },
   truncate: { short: 'cors:r:', long: ['no-create', 'io-blocks', 'reference=', 'size='], files: { r: 'read', reference: 'read' } },
-  chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true, leaves: 'any' },
-  chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']], leaves: 'any' },
-  chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L']], leaves: 'any' },
+  chmod: { short: 'cfvR', long: ['changes', 'silent', 'quiet', 'verbose', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], modes: true, leaves: 'any', treeWith: ['R', 'recursive'] },
+  chown: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'from=', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L'], ['R|recursive', 'H']], leaves: 'any', treeWith: ['R', 'recursive'] },
+  chgrp: { short: 'cfvhRHLP', long: ['changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'no-preserve-root', 'preserve-root', 'reference=', 'recursive'], files: { reference: 'read' }, skip: 1, scriptFrom: ['reference'], walkWith: [['R|recursive', 'L'], ['R|recursive', 'H']], leaves: 'any', treeWith: ['R', 'recursive'] },
 };

@@ -75,6 +75,8 @@ function checkTar(options: { name: string; value: Word | undefined }[], operands
       // tar opens these lists where it started, whatever -C came before; the names in them follow -C.
       outer.read(value);
       api.read(value);
+      // A list of names to archive: tar reads each file it names (`../outside/x` as well), and the check sees none.
+      if (creating && (name === '-T' || name === '--files-from')) api.unresolved(value, `tar ${name} archives the files its list names, which the check does not read`);
     } else if (['-g', '--listed-incremental', '--index-file'].includes(name)) {
       api.write(value);
     }

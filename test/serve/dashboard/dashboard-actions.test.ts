@@ -24,7 +24,7 @@ describe('the event stream', () => {
       await events.next((e) => e.event === 'snapshot');
       const alice = await node.client(ALICE);
       const seen = await events.next((e) => e.event === 'snapshot' && (e.data as DashboardSnapshot).sessions.some((s) => s.user === 'alice'));
-      expect((seen.data as DashboardSnapshot).sessions.find((s) => s.user === 'alice')).toMatchObject({ tools: ['read_file', 'write_file', 'bash'], workspace: node.home.at('alice') });
+      expect((seen.data as DashboardSnapshot).sessions.find((s) => s.user === 'alice')).toMatchObject({ tools: ['read_file', 'write_file', 'bash'], workspace: node.home.at('alice'), client: 'dashboard-test 1.0.0' });
       const refused = await alice.callTool({ name: 'bash', arguments: { command: 'git push origin main' } });
       expect(refused.isError).toBe(true);
       const audit = await events.next((e) => e.event === 'audit' && (e.data as { decision: string }).decision === 'deny');

@@ -327,6 +327,18 @@ export const FOUND_ESCAPES: readonly FoundEscape[] = [
   // Found in the shell-esc branch's review: git clean -ff removes an untracked nested repository, blocked .git/config included.
   { command: "git clean -ffdxq", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
   { command: "git clean --force -d -f", family: 4, evidence: "unlinkat @B@/ws/nested/.git/config", pending: false },
+  // Found with fresh seeds after link-following options joined the generator (issue 29): a recursive change of owner
+  // with -H changes the referent of every link in the tree, and every entry's owner, blocked ones included.
+  { command: "chown -RH 0:0 src/..", family: 5, evidence: "fchownat @B@/ws/.git/hooks, @B@/outside", pending: false },
+  { command: "F=link-out-file chgrp -RH -v 0 s*", family: 5, evidence: "fchownat @B@/ws/nested/.git/config, @B@/outside", pending: false },
+  // Found in the heredocs branch's attacker pass, each confirmed by judge() in the sandbox.
+  { command: "cp </dev/null a.txt ../ro/x", family: 0, evidence: "openat @B@/ro/x", pending: false },
+  { command: "cat <<EOF\nEO\\\nF\ncat link-out-file\nEOF\n", family: 6, evidence: "openat @B@/outside/secret.txt", pending: false },
+  { command: "cat <<EOF link-out-file\nhi\nEOF\n", family: 6, evidence: "openat @B@/outside/secret.txt", pending: false },
+  { command: "eval \"echo a\ncat link-out-file\"", family: 7, evidence: "openat @B@/outside/secret.txt", pending: false },
+  // tar -T reads the names to archive from a file or stdin; the tar extractor does not follow them (commands layer).
+  { command: "echo ../outside/secret.txt | tar -cf x.tar -T -", family: 4, evidence: "openat @B@/outside/secret.txt", pending: false },
+  { command: "tar -cf x.tar -T - <<EOF\n../outside/secret.txt\nEOF\n", family: 4, evidence: "openat @B@/outside/secret.txt", pending: false },
 ];
 
 /**
@@ -340,6 +352,7 @@ export const NEAR_MISSES: readonly string[] = [
   'tar -tf evil.tar',
   'tar -tvf archive.tar',
   'tar -cf o.tar src',
+  'tar -cf o.tar -X excludes.txt src',
   'tar -czf o.tgz sub --remove-files',
   'git status',
   'git log --oneline -3',

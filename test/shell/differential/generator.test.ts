@@ -11,6 +11,12 @@ describe('the command generator', () => {
     expect(generate(100, 5).text).not.toBe(generate(99, 5).text);
   });
 
+  it('gives neighbouring seeds different commands, not the same ones in another order', () => {
+    const texts = (seed: number): Set<string> => new Set(Array.from({ length: 400 }, (_, i) => generate(seed, i).text));
+    const [a, b] = [texts(20260612), texts(20260613)];
+    expect([...a].filter((t) => b.has(t)).length).toBeLessThan(a.size / 4);
+  });
+
   it('covers every command generator and the main constructs within a few thousand commands', () => {
     const tags = new Set(sample.flatMap((g) => g.tags));
     for (const c of COMMAND_GENS) expect(tags, c.name).toContain(`cmd:${c.name}`);
@@ -19,6 +25,13 @@ describe('the command generator', () => {
     }
     for (const shape of ['inside', 'readroot', 'outside', 'twin', 'link', 'glob', 'variable', 'substitution', 'quoted', 'tilde', 'blocked']) expect(tags, shape).toContain(`path:${shape}`);
     for (const form of ['gnu-prefix', 'long-equals', 'cluster', 'attached']) expect(tags, form).toContain(`optform:${form}`);
+  });
+
+  it('follows links with every command that can (threat family 25), never in a harmless command', () => {
+    const tags = new Set(sample.flatMap((g) => g.tags));
+    for (const cmd of ['ls', 'stat', 'file', 'du', 'find', 'cp', 'tar', 'chown', 'chgrp', 'readlink', 'realpath', 'grep', 'diff']) expect(tags, cmd).toContain(`follow:${cmd}`);
+    for (const opt of ['ls:--dereference', 'ls:-H', 'du:-D', 'find:-L', 'cp:-L', 'tar:-h', 'chown:-RL']) expect(tags, opt).toContain(`opt:${opt}`);
+    expect(sample.filter((g) => g.harmless && g.tags.some((t) => t.startsWith('follow:'))).map((g) => g.text)).toEqual([]);
   });
 
   it('keeps a harmless share for the over-asking count, and no harmless command names a hostile path', () => {

@@ -4,7 +4,8 @@
 /** Audit events the page keeps (the server keeps its own bounded ring). */
 const MAX_AUDIT_ROWS = 500;
 
-const state = { snapshot: undefined, audit: [], clockSkew: 0, stream: undefined };
+// confirming: the key of the destructive action (close a session, stop a process) waiting for its second click.
+const state = { snapshot: undefined, audit: [], clockSkew: 0, stream: undefined, confirming: undefined };
 const $ = (id) => document.getElementById(id);
 
 /** An element with attributes and children; strings become text nodes. */
@@ -102,6 +103,22 @@ function action(label, kind, run, testid) {
   return button;
 }
 
+/**
+ * A destructive action takes two clicks: the first shows what it does with a confirm and a cancel button (kept across
+ * the re-renders of each snapshot by its key), the second does it.
+ */
+function confirmed(key, label, question, run, testid) {
+  if (state.confirming !== key) {
+    return el('button', { type: 'button', class: 'danger', 'data-testid': testid, onclick: () => { state.confirming = key; render(); } }, label);
+  }
+  const cancel = el('button', { type: 'button', class: 'secondary', 'data-testid': 'cancel', onclick: () => { state.confirming = undefined; render(); } }, 'Cancel');
+  const confirm = action(`Yes, ${label.toLowerCase()}`, 'danger', async () => {
+    await run();
+    state.confirming = undefined;
+  }, `confirm-${testid}`);
+  return el('span', { class: 'confirm', role: 'group', 'data-testid': `${testid}-question` }, el('span', {}, question), confirm, cancel);
+}
+
 const TITLES = { allow: 'Approve once', 'allow-always': 'Allow always', deny: 'Deny' };
 
 function renderApprovals() {
@@ -115,7 +132,7 @@ function renderApprovals() {
           el('strong', {}, item.tool),
           el('span', {}, `user ${item.user ?? '-'}`),
           item.dangerous ? el('span', { class: 'tag dangerous' }, 'dangerous removal: once only') : undefined,
-          el('span', { class: 'time-left', 'data-deadline': item.deadline }, timeLeft(item.deadline))),
+          el('span', { class: 'time-left', 'data-testid': 'time-left', 'data-deadline': item.deadline, 'data-ends-by': item.endsBy }, timeLeft(item.deadline, item.endsBy))),
         el('div', { class: 'mono' }, item.subject),
         el('div', { class: 'hint' }, item.reason),
         el('div', { class: 'actions' },
@@ -140,14 +157,17 @@ function renderSessions() {
           ...list.map((s) =>
             el('li', { 'data-testid': 'session', 'data-user': s.user },
               el('div', { class: 'row' },
-                el('code', {}, s.id.slice(0, 8)),
+                el('code', { title: s.id }, s.id.slice(0, 8)),
+                el('strong', { 'data-testid': 'session-client' }, s.client ?? 'unnamed client'),
+                el('span', { 'data-testid': 'session-user' }, `user ${s.user}`),
                 el('span', {}, `age ${age(s.openedAt)}`),
                 el('span', {}, `${s.calls} calls`),
                 el('span', {}, `writes ${bytes(s.writeBytesUsed)}${s.writeQuotaBytes > 0 ? ` of ${bytes(s.writeQuotaBytes)}` : ''}`),
                 el('span', {}, `processes ${s.processes.filter((p) => p.status === 'running').length} of ${s.maxProcesses}`)),
               el('div', { class: 'mono' }, s.workspace),
               el('div', { class: 'hint' }, `tools: ${[...s.tools, ...s.mcpServers.map((id) => `mcp:${id}`)].join(', ') || 'none'}`),
-              el('div', { class: 'actions' }, action('Close session', 'danger', () => post(`/ui/api/sessions/${encodeURIComponent(s.id)}/close`), 'close-session'))))))),
+              el('div', { class: 'actions' },
+                confirmed(`close:${s.id}`, 'Close session', 'Close it? Its calls end and its processes are killed.', () => post(`/ui/api/sessions/${encodeURIComponent(s.id)}/close`), 'close-session'))))))),
   );
   if (sessions.length === 0) root.replaceChildren(el('p', { class: 'empty' }, 'No open sessions.'));
 }
@@ -162,12 +182,13 @@ function renderProcesses() {
         el('div', { class: 'row' },
           el('code', {}, process.processId),
           el('span', { class: `tag ${process.status}`, 'data-testid': 'process-status' }, process.status),
-          el('span', {}, `${session.user} ${session.id.slice(0, 8)}`),
+          el('span', {}, `${session.client ?? 'unnamed client'}, user ${session.user}, session ${session.id.slice(0, 8)}`),
           process.exitCode === null ? undefined : el('span', {}, `exit ${process.exitCode}`)),
         el('div', { class: 'mono' }, process.command),
         el('pre', {}, process.tail || '(no output yet)'),
         process.status === 'running'
-          ? el('div', { class: 'actions' }, action('Stop', 'danger', () => post(`/ui/api/sessions/${encodeURIComponent(session.id)}/processes/${encodeURIComponent(process.processId)}/stop`), 'stop-process'))
+          ? el('div', { class: 'actions' },
+            confirmed(`stop:${session.id}:${process.processId}`, 'Stop', 'Stop it? It gets SIGTERM, then SIGKILL.', () => post(`/ui/api/sessions/${encodeURIComponent(session.id)}/processes/${encodeURIComponent(process.processId)}/stop`), 'stop-process'))
           : undefined)),
   );
   empty(list, 'No background processes.');
@@ -181,13 +202,21 @@ function renderAudit() {
   $('audit').replaceChildren(
     ...shown.slice(-200).reverse().map((e) =>
       el('tr', { 'data-testid': 'audit-row', 'data-decision': e.decision, 'data-tool': e.tool },
-        el('td', { class: 'mono' }, e.time.slice(11, 19)),
-        el('td', {}, e.user ?? ''),
-        el('td', {}, e.tool),
-        el('td', {}, el('span', { class: `tag ${e.decision}` }, e.decision)),
-        el('td', { class: 'mono' }, [e.rule, e.code].filter(Boolean).join(' / ')),
-        el('td', { class: 'mono' }, e.result ?? ''))),
+        el('td', { class: 'mono', 'data-label': 'time' }, e.time.slice(11, 19)),
+        el('td', { 'data-label': 'user' }, words(e.user ?? '')),
+        el('td', { 'data-label': 'tool' }, words(e.tool)),
+        el('td', { 'data-label': 'decision' }, el('span', { class: `tag ${e.decision}` }, e.decision)),
+        el('td', { class: 'mono', 'data-label': 'rule / code' }, words([e.rule, e.code].filter(Boolean).join(' / '))),
+        el('td', { class: 'mono', 'data-label': 'result' }, words(e.result ?? '')))),
   );
+}
+
+/**
+ * Text as words that wrap only between each other: a browser would also break after a hyphen or a slash, inside a
+ * command's flag or a path; a word breaks only when it alone is wider than its cell.
+ */
+function words(text) {
+  return String(text).split(/(\s+)/).filter(Boolean).map((part) => (/^\s+$/.test(part) ? part : el('span', { class: 'word' }, part)));
 }
 
 function sessionsOf(user, open, max) {
@@ -195,9 +224,11 @@ function sessionsOf(user, open, max) {
   return `${user}: ${shown} session${(max ?? open) === 1 ? '' : 's'}`;
 }
 
-function timeLeft(deadline) {
-  const ms = Math.max(0, deadline - (Date.now() + state.clockSkew));
-  return `${Math.ceil(ms / 1000)} s left`;
+/** Time left of an approval's wait, and what ends it: the approval timeout, or the call's own deadline coming first. */
+function timeLeft(deadline, endsBy) {
+  const s = Math.ceil(Math.max(0, deadline - (Date.now() + state.clockSkew)) / 1000);
+  const shown = s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${shown} left (${endsBy === 'toolTimeoutMs' ? "the call's deadline" : 'approval timeout'})`;
 }
 
 function age(openedAt) {
@@ -228,6 +259,6 @@ $('logout').addEventListener('click', async () => {
 });
 for (const id of ['filter-user', 'filter-tool', 'filter-decision']) $(id).addEventListener('input', renderAudit);
 setInterval(() => {
-  for (const node of document.querySelectorAll('[data-deadline]')) node.textContent = timeLeft(Number(node.dataset.deadline));
+  for (const node of document.querySelectorAll('[data-deadline]')) node.textContent = timeLeft(Number(node.dataset.deadline), node.dataset.endsBy);
 }, 1000);
 start().catch((error) => setStatus(`failed: ${error.message}`, 'down'));
