@@ -13,8 +13,15 @@ import type { ToolProcess } from '../isolation/start-tool-process.js';
  */
 export function processLink(started: ToolProcess): ToolHostLink {
   const { child, output } = started;
+  // A process being killed can still look connected: a send then fails (EPIPE), at once or later. Its end is told
+  // through onExit; a send to it is simply lost, as to any ended host.
   const send = (message: ProcessIpcMessage): void => {
-    if (child.connected) child.send(message);
+    if (!child.connected) return;
+    try {
+      child.send(message, (error: Error | null) => void error);
+    } catch {
+      // gone: see above
+    }
   };
   const channels = new IpcChannels(send);
   child.on('message', (message: unknown) => channels.deliver(message));

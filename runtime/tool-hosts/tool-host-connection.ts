@@ -68,7 +68,12 @@ export class ToolHostConnection {
     link.onExit((detail) => this.#end({ reason: 'crashed', detail }));
     // Bound after the open returns (waking the host costs a tenth of a millisecond); calls made before the bind lands
     // wait in the tool host channel, which the host starts reading once it is bound.
-    this.#bound = this.#untilGone(new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#control.bindSession(session)));
+    this.#bound = this.#untilGone(
+      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        if (this.#ended) throw new Error(this.#ended.detail);
+        return this.#control.bindSession(session);
+      }),
+    );
     this.#bound.catch(() => undefined);
   }
 

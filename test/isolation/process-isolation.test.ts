@@ -129,6 +129,22 @@ describe('lifecycle of the tool process', () => {
     expect(await pidOf(isolated)).not.toBe(before);
   });
 
+  it('a session closed as soon as it opened (before its bind lands) ends quietly, worker and process alike', async () => {
+    const thrown: unknown[] = [];
+    const onUncaught = (error: unknown): void => void thrown.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        for (const isolation of ['worker', 'process'] as const) await (await rt.openSession({ workspaceRoot: ws.root, tools: ['read_file'], isolation })).close();
+      }
+      // The bind that would have gone to a killed process is given a turn to fail.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(thrown).toEqual([]);
+  });
+
   it('leaves no process behind when the session closes', async () => {
     const session = await open({ isolation: 'process' });
     const pid = await pidOf(session);
