@@ -1,14 +1,7 @@
-import { fromPlainError } from '../src/errors.js';
 import type { BrokerApi, BrokeredFile, BrokerReply, Prefetched } from '../src/protocol.js';
 import { BROKER_PROTOCOL_VERSION, BROKER_REQUEST_TYPES, brokerRequestBody, isBrokerResponse, type BrokerRequest } from '../src/protocol/broker.js';
 import type { Transport } from '../src/protocol/transport.js';
 
-/** Unwraps a broker reply, rethrowing its error with the code intact. */
-export async function unwrap<T>(reply: Promise<BrokerReply<T>>): Promise<T> {
-  const settled = await reply;
-  if (settled.ok) return settled.value;
-  throw fromPlainError(settled.error);
-}
 
 /** Distributes a request type over a union, adding the fields every request carries. */
 type Body<R> = R extends BrokerRequest ? Omit<R, 'v' | 'seq' | 'callId'> : never;

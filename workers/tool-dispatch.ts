@@ -1,7 +1,7 @@
 import { toPlainError } from '../src/errors.js';
 import { errorResult, type ToolResult } from '../src/tool-result.js';
 import type { WorkerToolName } from '../src/tools/builtin-schemas.js';
-import { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool, type FileToolContext } from './tools/file-tools.js';
+import { editFileTool, readFileTool, writeFileTool, type FileToolContext } from '../src/tools/file-tools.js';
 import { applyPatchTool } from './tools/patch-tool.js';
 
 type Handler = (args: never, ctx: FileToolContext) => Promise<ToolResult>;
@@ -13,9 +13,6 @@ const HANDLERS: Record<WorkerToolName, Handler> = {
   write_file: writeFileTool,
   edit_file: editFileTool,
   apply_patch: applyPatchTool,
-  list_dir: listDirTool,
-  glob: globTool,
-  grep: grepTool,
 };
 
 /**

@@ -61,7 +61,7 @@ export function createCtxHandlers(services: BrokerServices, context: CallContext
         try {
           const done = await work((admitted) => void (admission = admitted));
           if ('result' in done) {
-            if (done.refused) refusal = { refused: true };
+            if (done.refusal !== undefined) refusal = done.refusal;
             outcome = { result: done.result };
           } else {
             outcome = { result: done };

@@ -3,6 +3,8 @@ import { isMcpToolName } from '../../src/mcp/tool-name.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import { toPlainError } from '../../src/errors.js';
 import { readFileResult } from '../../src/text/read-file-result.js';
+import { globTool, grepTool, listDirTool, type FileToolContext } from '../../src/tools/file-tools.js';
+import { guardRefusalOf, type WorkRefusal } from '../../src/audit/index.js';
 import type { BrokeredFile } from '../../src/protocol.js';
 import { builtinTool, type BuiltinArgs, type MainThreadToolName } from '../../src/tools/builtin-schemas.js';
 import type { SessionServices } from '../session/session-services.js';
@@ -25,8 +27,8 @@ export interface DirectOutcome {
   result: ToolResult;
   /** A tool admitted per command (bash): what admit() decided for its command. */
   admitted?: AdmissionReport;
-  /** The tool's own check refused the call after admit() allowed it (the audit records a deny under admit()'s rule). */
-  refused?: true;
+  /** What the tool's own work refused after admit() allowed it: the broker's guard, or its own check (see WorkRefusal). */
+  refusal?: WorkRefusal;
 }
 
 /** Runs a call on the main thread, in its context. */
@@ -64,7 +66,24 @@ const MAIN_THREAD_TOOLS: Record<MainThreadToolName, (services: SessionServices, 
     return admitted === undefined ? { result } : { result, admitted };
   },
   web_fetch: (services, args, context) => async () => ({ result: await services.fetch(args, context) }),
+  list_dir: (services, args, context) => () => runFileTool(listDirTool, services, args, context),
+  glob: (services, args, context) => () => runFileTool(globTool, services, args, context),
+  grep: (services, args, context) => () => runFileTool(grepTool, services, args, context),
 };
+
+/**
+ * A file tool run on the main thread over the session's broker, in the call's context (its walks stop at the
+ * deadline). A refusal of the broker's path guard is the call's refusal, for the audit; any failure its result.
+ */
+async function runFileTool(tool: (args: never, ctx: FileToolContext) => Promise<ToolResult>, services: SessionServices, args: Record<string, unknown>, context: CallContext): Promise<DirectOutcome> {
+  try {
+    return { result: await tool(args as never, { broker: services.broker(context), readMaxChars: services.permissions.capability.limits.readMaxChars }) };
+  } catch (error) {
+    const { code, message } = toPlainError(error);
+    const refusal = guardRefusalOf(code);
+    return { result: errorResult(code, message), ...(refusal === undefined ? {} : { refusal }) };
+  }
+}
 
 /**
  * Plans an admitted call, for the call's context, from the tool's registry descriptor. Prefetching saves read_file a

@@ -85,7 +85,7 @@ export class McpAccess {
   async run(name: string, args: Record<string, unknown>, context: CallContext): Promise<DirectOutcome> {
     const parsed = parseMcpToolName(name);
     if (!this.#hub || !parsed || !isMcpToolAllowed(this.#entries, parsed.serverId, parsed.tool)) {
-      return { result: errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`), refused: true };
+      return { result: errorResult('TOOL_NOT_ALLOWED', `MCP tool '${name}' is not allowed to this session`), refusal: { refused: true } };
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return { result: errorResult('INVALID_ARGS', `arguments of ${name} must be an object`) };
@@ -93,7 +93,7 @@ export class McpAccess {
     try {
       const offered = await this.#hub.listTools(parsed.serverId, this.#user, context.signal, this.#credentials);
       if (!offered.some((tool) => tool.name === parsed.tool)) {
-        return { result: errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`), refused: true };
+        return { result: errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`), refusal: { refused: true } };
       }
     } catch (error) {
       const plain = toPlainError(error);

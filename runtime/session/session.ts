@@ -251,7 +251,7 @@ export class Session {
       if (admission.direct) {
         const outcome = await admission.direct();
         if (outcome.admitted !== undefined) done.admission = outcome.admitted;
-        if (outcome.refused) done.refusal = { refused: true };
+        if (outcome.refusal !== undefined) done.refusal = outcome.refusal;
         return outcome.result;
       }
       let worker = this.#ready;

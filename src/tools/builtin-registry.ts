@@ -46,7 +46,9 @@ export interface BuiltinToolDescriptor {
   ctxFs: readonly CtxFsOp[];
   /**
    * Where its code runs: in the session's worker, asking the broker for every I/O, or on the main thread, where its
-   * code is the broker's own (bash's process groups, web_fetch's vetted connections).
+   * code is the broker's own (bash's process groups, web_fetch's vetted connections) or nothing but the broker's work
+   * and a little formatting (the listings and searches, whose walks run in the walk pool): there a hop to the worker
+   * and back would cost more than the tool does.
    */
   runsIn: 'worker' | 'main';
   /** The broker request a call certainly makes first, for its `path` argument: answered with the call (one round trip less). */
@@ -175,9 +177,9 @@ export const BUILTIN_TOOLS = {
     hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
     readOnlyProfile: false,
     subject: { access: 'read', path: 'defaults-to-root' },
-    broker: { listDir: ['path'] },
+    broker: {},
     ctxFs: ['list'],
-    runsIn: 'worker',
+    runsIn: 'main',
     longRunning: false,
   },
   glob: {
@@ -195,9 +197,9 @@ export const BUILTIN_TOOLS = {
     hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
     readOnlyProfile: true,
     subject: { access: 'read', path: 'defaults-to-root' },
-    broker: { glob: ['pattern', 'path'] },
+    broker: {},
     ctxFs: ['glob'],
-    runsIn: 'worker',
+    runsIn: 'main',
     longRunning: true,
   },
   grep: {
@@ -218,9 +220,9 @@ export const BUILTIN_TOOLS = {
     hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
     readOnlyProfile: true,
     subject: { access: 'read', path: 'defaults-to-root' },
-    broker: { grep: 'every-field' },
+    broker: {},
     ctxFs: ['grep'],
-    runsIn: 'worker',
+    runsIn: 'main',
     longRunning: true,
   },
   bash: {

@@ -1,10 +1,10 @@
-import type { BrokerApi } from '../../src/protocol.js';
-import { okResult, type ToolResult } from '../../src/tool-result.js';
-import type { BuiltinArgs } from '../../src/tools/builtin-schemas.js';
-import { readFileResult } from '../../src/text/read-file-result.js';
-import { applyEdit } from '../../src/text/edit.js';
-import { ToolwardenError } from '../../src/errors.js';
-import { unwrap } from '../broker-client.js';
+import type { BrokerApi } from '../protocol.js';
+import { okResult, type ToolResult } from '../tool-result.js';
+import type { BuiltinArgs } from './builtin-schemas.js';
+import { readFileResult } from '../text/read-file-result.js';
+import { applyEdit } from '../text/edit.js';
+import { ToolwardenError } from '../errors.js';
+import { unwrap } from '../protocol/broker-reply.js';
 
 /** Settings of the session the file tools need. */
 export interface FileToolContext {

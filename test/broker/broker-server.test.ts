@@ -89,12 +89,6 @@ describe('per-call broker capabilities', () => {
     const edit = h.calls.enter('edit_file', { path: 'b.txt', old_string: 'beta', new_string: 'gamma' }, UNBOUNDED);
     expect(await h.send(request(edit.callId, { type: 'readFileStrict', path: 'b.txt' }))).toMatchObject({ ok: true });
     expect(await h.send(request(edit.callId, { type: 'writeFile', path: 'b.txt', content: 'gamma' }))).toMatchObject({ ok: true });
-    const list = h.calls.enter('list_dir', {}, UNBOUNDED);
-    expect(await h.send(request(list.callId, { type: 'listDir' }))).toMatchObject({ ok: true });
-    const glob = h.calls.enter('glob', { pattern: '*.txt' }, UNBOUNDED);
-    expect(await h.send(request(glob.callId, { type: 'glob', pattern: '*.txt' }))).toMatchObject({ ok: true });
-    const grep = h.calls.enter('grep', { pattern: 'alpha', ignoreCase: true }, UNBOUNDED);
-    expect(await h.send(request(grep.callId, { type: 'grep', request: { pattern: 'alpha', ignoreCase: true } }))).toMatchObject({ ok: true });
     const patch = '*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch\n';
     const apply = h.calls.enter('apply_patch', { patch }, UNBOUNDED);
     expect(await h.send(request(apply.callId, { type: 'readFile', path: 'c.txt' }))).toMatchObject({ ok: true });
@@ -104,6 +98,17 @@ describe('per-call broker capabilities', () => {
     expect(await h.send(request(host.callId, { type: 'ctxMcp', tool: 'mcp__x__y', args: {} }))).toMatchObject({ content: [{ text: 'called' }] });
     expect(await h.send(request(host.callId, { type: 'log', level: 'info', message: 'hi', data: { a: [1] } }))).toBeUndefined();
     expect(h.refusals).toEqual([]);
+  });
+
+  it.each([
+    ['list_dir', {}, { type: 'listDir' }],
+    ['glob', { pattern: '*.txt' }, { type: 'glob', pattern: '*.txt' }],
+    ['grep', { pattern: 'alpha' }, { type: 'grep', request: { pattern: 'alpha' } }],
+  ])('serves nothing under the id of a %s call: it runs on the main thread, so no worker asks for it', async (tool, args, fields) => {
+    const h = setUp();
+    const call = h.calls.enter(tool, args, UNBOUNDED);
+    expect(await h.send(request(call.callId, fields))).toMatchObject({ ok: false, error: { code: 'BROKER_REFUSED' } });
+    expect(h.refusals).toHaveLength(1);
   });
 
   it('applies the rules of the built-in tool to each ctx request of a host tool call', async () => {

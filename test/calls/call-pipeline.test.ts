@@ -64,8 +64,10 @@ type Row = [name: string, tool: string, args: Record<string, unknown>, permissio
 
 const ROWS: Row[] = [
   ['a read, allowed by default (formatted on the main thread)', 'read_file', { path: 'a.txt' }, undefined, [], { decision: 'allow', rule: 'default' }],
-  ['a listing, in the tool host', 'list_dir', { path: 'dir' }, undefined, [], { decision: 'allow', rule: 'default' }],
-  ['a grep, in the tool host and the walk pool', 'grep', { pattern: 'beta' }, undefined, [], { decision: 'allow', rule: 'default' }],
+  ['a listing (on the main thread)', 'list_dir', { path: 'dir' }, undefined, [], { decision: 'allow', rule: 'default' }],
+  ['a write, in the tool host', 'write_file', { path: 'dir/w.txt', content: 'w' }, undefined, [], { decision: 'allow', rule: 'default' }],
+  ['a listing the guard refuses on the main thread', 'list_dir', { path: '..' }, undefined, [], { code: 'NOT_READABLE', decision: 'deny', rule: 'path:NOT_READABLE' }],
+  ['a grep, in the walk pool', 'grep', { pattern: 'beta' }, undefined, [], { decision: 'allow', rule: 'default' }],
   ['a read a session rule denies', 'read_file', { path: 'secret/s.txt' }, { read_file: { deny: ['secret/**'] } }, [], { code: 'POLICY_DENIED', decision: 'deny', rule: /read_file.*deny.*secret/ }],
   ['a read outside: the guard at admission', 'read_file', { path: '../outside.txt' }, undefined, [], { code: 'NOT_READABLE', decision: 'deny', rule: 'path:NOT_READABLE' }],
   ['a write into .git: the broker guard, from the tool host', 'write_file', { path: '.git/hooks/x', content: 'x' }, undefined, [], { code: 'BLOCKED_PATH', decision: 'deny', rule: 'path:BLOCKED_PATH' }],
@@ -100,8 +102,8 @@ describe('the call pipeline over an in-memory tool host', () => {
   it('a call waiting for a tool host that never finishes starting ends TIMEOUT at the backstop past its deadline', async () => {
     const { session, audit } = await openSession(undefined, [], { toolTimeoutMs: 100 }, false);
     try {
-      // list_dir needs the host; read_file of a small file would not.
-      const result = await session.call('list_dir', {});
+      // write_file needs the host; a listing or a small read would not.
+      const result = await session.call('write_file', { path: 'never.txt', content: 'x' });
       expect(result.code).toBe('TIMEOUT');
       expect(result.content[0]?.text).toContain(`within ${DEADLINE_BACKSTOP_MS} ms of its deadline`);
       expect(audit.at(-1)).toMatchObject({ decision: 'error', code: 'TIMEOUT' });

@@ -13,7 +13,7 @@ import { SessionPaths } from '../../runtime/broker/session-paths.js';
 import { describeCall } from '../../runtime/calls/call-subject.js';
 import { reportsProgress } from '../../runtime/serve/call-progress.js';
 import { dispatchTool } from '../../workers/tool-dispatch.js';
-import type { FileToolContext } from '../../workers/tools/file-tools.js';
+import type { FileToolContext } from '../../src/tools/file-tools.js';
 import { buildCapability } from '../../runtime/session/session-options.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 
@@ -30,8 +30,9 @@ describe('the built-in tool registry', () => {
     expect(tool.outputSchema).toMatchObject({ type: 'object' });
     expect(tool.outputSchema).not.toHaveProperty('required');
     expect(tool.subject === 'commands' || tool.subject === 'name' || typeof tool.subject === 'object').toBe(true);
-    // A tool whose subject is a path reads its files through the broker; the others run on the main thread.
-    expect(Object.keys(tool.broker).length > 0).toBe(typeof tool.subject === 'object');
+    // A tool whose code runs in the worker reaches files through broker requests its call is granted; one that runs
+    // on the main thread is granted none (no worker ever sends a request for its call).
+    expect(Object.keys(tool.broker).length > 0).toBe(tool.runsIn === 'worker');
   });
 
   it('every derived table equals the registry', () => {

@@ -2,7 +2,7 @@ import { ToolwardenError } from '../../src/errors.js';
 import type { ExecResult, ToolContext, ToolSessionInfo } from '../../src/host-tools/define-tool.js';
 import type { BrokeredFile, BrokerApi, CtxFsOp, DirEntry } from '../../src/protocol.js';
 import type { ToolResult } from '../../src/tool-result.js';
-import { unwrap } from '../broker-client.js';
+import { unwrap } from '../../src/protocol/broker-reply.js';
 
 /**
  * The `ctx` of one call, over that call's broker view (so a ctx kept past its call reaches only a finished call's

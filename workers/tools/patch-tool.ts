@@ -3,8 +3,8 @@ import { okResult, type ToolResult } from '../../src/tool-result.js';
 import type { BuiltinArgs } from '../../src/tools/builtin-schemas.js';
 import { parsePatch } from '../../src/text/patch-parse.js';
 import { planPatch } from '../../src/text/patch-apply.js';
-import { unwrap } from '../broker-client.js';
-import type { FileToolContext } from './file-tools.js';
+import { unwrap } from '../../src/protocol/broker-reply.js';
+import type { FileToolContext } from '../../src/tools/file-tools.js';
 
 /**
  * apply_patch: parse, read every file it touches, verify every hunk, then hand the whole change to the broker,
