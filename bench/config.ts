@@ -17,8 +17,9 @@ export interface BenchSizes {
   walks: SamplePlan;
   /** Scenario 5: commands per variant. */
   execs: SamplePlan;
-  /** Scenario 6: calls per operation over stdio. */
+  /** Scenario 6: calls per operation over stdio, and over Streamable HTTP (a call there costs several stdio ones). */
   peerCalls: SamplePlan;
+  peerHttpCalls: SamplePlan;
   /** Scenario 8: requests per variant. */
   requests: SamplePlan;
 }
@@ -36,6 +37,7 @@ const FULL: BenchSizes = {
   walks: { warmup: 1, rounds: 5, perRound: 2 },
   execs: { warmup: 5, rounds: 6, perRound: 10 },
   peerCalls: { warmup: 100, rounds: 10, perRound: 50 },
+  peerHttpCalls: { warmup: 50, rounds: 10, perRound: 25 },
   requests: { warmup: 50, rounds: 10, perRound: 100 },
 };
 
@@ -51,6 +53,7 @@ const QUICK: BenchSizes = {
   walks: { warmup: 1, rounds: 3, perRound: 1 },
   execs: { warmup: 2, rounds: 3, perRound: 4 },
   peerCalls: { warmup: 20, rounds: 4, perRound: 25 },
+  peerHttpCalls: { warmup: 10, rounds: 4, perRound: 13 },
   requests: { warmup: 20, rounds: 4, perRound: 50 },
 };
 

@@ -74,11 +74,20 @@ export interface RuntimeOptions {
    * (docs/sandbox.md). @default true
    */
   sandboxZygote?: boolean | { max?: number; idleMs?: number; allowZygoteMemoryWrites?: boolean };
+  /**
+   * CA certificates (PEM text, one or more per string) trusted, besides Node's bundled roots, when the egress proxy
+   * and web_fetch connect to a credential's host (the hosts whose requests they fill in and whose TLS the proxy
+   * terminates), e.g. a private CA of an internal API. Not used for any other host, nor put in the sandbox's CA
+   * bundle; verification stays on. Each must be a CA certificate; anything else is INVALID_OPTIONS.
+   * @default Node's default trust
+   */
+  upstreamCa?: string | readonly string[];
 }
 
 const RUNTIME_OPTION_KEYS: ReadonlySet<string> = new Set([
   'key', 'tokenKeys', 'tokenBounds', 'idleWorkers', 'maxSessions', 'maxSessionsPerUser', 'sandbox', 'shell', 'toolModules', 'moduleLoadTimeoutMs',
   'permissions', 'approve', 'audit', 'mcpServers', 'tenants', 'tenantOf', 'blockedPaths', 'allowSharedPidNamespace', 'sandboxZygote',
+  'upstreamCa',
 ] satisfies (keyof RuntimeOptions)[]);
 
 /** Throws INVALID_OPTIONS naming an unknown option (a typo must not silently drop a setting) or a bad number. */

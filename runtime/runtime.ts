@@ -21,6 +21,8 @@ import { ZygoteSlots, zygoteSettingsOf } from './sandbox/zygote-slots.js';
 import { WalkPool } from './walk/index.js';
 import { Session } from './session/session.js';
 import { createSessionServices, type RuntimeServices } from './session/session-services.js';
+import { createUpstreamTrust } from './net/upstream-trust.js';
+import { parseUpstreamCa } from '../src/net/upstream-ca.js';
 import { inspectionOf, type SessionInspection } from './session/session-inspection.js';
 import { checkOptionKeys, type SessionOptions } from './session/session-options.js';
 import { checkRuntimeOptions, type RuntimeOptions, type RuntimeStats, type TokenInfo } from './runtime-options.js';
@@ -69,6 +71,7 @@ export class Runtime {
     const sandbox = (this.#sandbox = new SandboxProvider({ zygoteSlots, allowSharedPidNamespace: options.allowSharedPidNamespace === true }));
     const defaultMode = options.sandbox ?? 'auto';
     const mcp = mcpServers ? new McpHub(mcpServers, tenants) : undefined;
+    const upstreamTrust = options.upstreamCa === undefined ? undefined : createUpstreamTrust(parseUpstreamCa(options.upstreamCa));
     this.#services = {
       gate: new PolicyGate(permissions, options.approve === undefined ? undefined : this.#countingApprovals(options.approve)),
       audit: createAuditSink(options.audit),
@@ -78,6 +81,7 @@ export class Runtime {
       charsetProbe: createHostCharsetProbe(),
       sandboxFor: (mode) => sandbox.sandboxFor(mode),
       zygoteSlots,
+      upstreamTrust,
     };
     this.#hostTools = new HostToolCatalog({
       loadTimeoutMs: options.moduleLoadTimeoutMs ?? 30_000,

@@ -1,7 +1,8 @@
 /**
  * Entry of a process-isolated tool host: a child Node process the runtime starts under Node's permission model
  * (read access to its own code and the session's tool modules only; no fs write, child processes or workers). It
- * speaks the session worker's protocols over IPC, the broker and tool host channels multiplexed as tagged envelopes.
+ * speaks the session worker's protocols over IPC, the broker, tool host and control channels multiplexed as tagged
+ * envelopes.
  *
  * The worker's import hooks are not installed here: `module.register` runs hooks on a worker thread, which the
  * permission model (rightly) refuses. The permission model is the boundary in this process; what it does not cover
@@ -9,8 +10,9 @@
  */
 import { IpcChannels } from '../src/protocol/ipc-channels.js';
 import type { ProcessIpcMessage } from '../src/protocol/process-ipc.js';
-import { isBindMessage } from '../src/protocol/worker-bind.js';
+import { transportEndpoint } from '../src/protocol/tool-host-control.js';
 import { bindToolHost } from './bind-tool-host.js';
+import { serveToolHostControl } from './serve-control.js';
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('process-host must run as a forked child with an IPC channel');
@@ -25,13 +27,10 @@ const toolHost = import('./tool-host.js');
 toolHost.catch(() => undefined);
 
 const channels = new IpcChannels(post);
-let bound = false;
-process.on('message', (message: unknown) => {
-  if (channels.deliver(message) || bound || !isBindMessage(message)) return;
-  bound = true;
-  bindToolHost(message.session, { broker: channels.transport('broker'), host: channels.transport('host') }, toolHost, loadProcessRestriction);
-  post({ type: 'bound' });
-});
+process.on('message', (message: unknown) => void channels.deliver(message));
+serveToolHostControl(transportEndpoint(channels.transport('control')), (session) =>
+  bindToolHost(session, { broker: channels.transport('broker'), host: channels.transport('host') }, toolHost, loadProcessRestriction),
+);
 
 async function loadProcessRestriction(): Promise<() => void> {
   return () => {

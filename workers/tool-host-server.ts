@@ -13,9 +13,6 @@ export function serveToolHost(api: ToolHostApi, transport: Transport<ToolHostRep
     const { seq } = data;
     const failed = (error: unknown): void => transport.post({ v: TOOL_HOST_PROTOCOL_VERSION, type: 'failed', seq, message: error instanceof Error ? error.message : String(error) });
     switch (data.type) {
-      case 'describe':
-        api.describeHostTools().then((tools) => transport.post({ v: TOOL_HOST_PROTOCOL_VERSION, type: 'described', seq, tools }), failed);
-        return;
       case 'cancel':
         running.get(seq)?.cancel(data.code, data.message);
         return;

@@ -3,8 +3,9 @@ import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/std
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
+import type { PlacedCredential } from '../../src/net/egress/credentials.js';
 import { createBoundedFetch } from './bounded-fetch.js';
-import { createSecretFetch } from './secret-fetch.js';
+import { createCredentialFetch } from './credential-fetch.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** A client transport for one server config, with the stderr of a stdio server captured. */
@@ -25,10 +26,10 @@ export interface MessageBound {
 /**
  * Builds the SDK transport for a server config. Stdio children get the SDK's minimal default env (HOME, PATH, ...)
  * plus the config's (filled-in) `env`, never the host's whole environment. An HTTP server's headers may still hold
- * `${user.<secret>}` placeholders: with `secrets`, they are filled per request, for the server's origin only. No
- * message may pass `bound.maxMessageBytes`: the stdio read buffer and every HTTP body stop there.
+ * placeholders: with `credentials`, each is filled per request, for its credential's hosts only. No message may pass
+ * `bound.maxMessageBytes`: the stdio read buffer and every HTTP body stop there.
  */
-export function createTransport(config: McpServerConfig, secrets: Readonly<Record<string, string>>, bound: MessageBound): CreatedTransport {
+export function createTransport(config: McpServerConfig, credentials: readonly PlacedCredential[], bound: MessageBound): CreatedTransport {
   if ('command' in config) {
     const params: StdioServerParameters = { command: config.command, stderr: 'pipe', maxBufferSize: bound.maxMessageBytes };
     if (config.args) params.args = config.args;
@@ -41,7 +42,7 @@ export function createTransport(config: McpServerConfig, secrets: Readonly<Recor
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
-  const base = Object.keys(secrets).length > 0 ? createSecretFetch(url, secrets) : fetch;
+  const base = credentials.length > 0 ? createCredentialFetch(credentials) : fetch;
   const transport = new StreamableHTTPClientTransport(url, { requestInit, fetch: createBoundedFetch(base, bound.maxMessageBytes, bound.overflow) });
   return { transport, stderr: undefined, isOverflow: () => false };
 }

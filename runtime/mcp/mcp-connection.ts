@@ -4,7 +4,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwardenError } from '../../src/errors.js';
 import type { McpServerConfig } from '../../src/mcp/server-config.js';
 import { jsonBytes, maxMessageBytes, overLimit, resolveMcpServerLimits, type ResolvedMcpServerLimits } from '../../src/mcp/server-limits.js';
-import { createSecretMask, type SecretMask } from '../../src/mcp/secret-redaction.js';
+import { createCredentialMask } from '../../src/net/egress/credential-mask.js';
+import type { PlacedCredential } from '../../src/net/egress/credentials.js';
 import type { ToolResult } from '../../src/tool-result.js';
 import { isConnectionFailure, toCallError, toToolResult } from './call-result.js';
 import { createTransport } from './create-transport.js';
@@ -21,15 +22,15 @@ interface Live {
 /**
  * One client connection to one MCP server (for one user, if per-user). Connects lazily, caches the tool
  * list until the server says it changed, and replaces itself after the transport fails. What the server sends back is
- * bounded by its `limits`. With `secrets` (a per-user connection's), HTTP headers are filled per request for the
- * server's origin only, and every result, tool listing and error passes through one mask that replaces the values
- * (as written or encoded) by their placeholders.
+ * bounded by its `limits`. With `credentials` (a per-user connection's), HTTP headers are filled per request for
+ * each credential's hosts only, and every result, tool listing and error passes through the one credential mask that
+ * replaces the values (as written or encoded) by their placeholders.
  */
 export class McpConnection {
   readonly #serverId: string;
   readonly #config: McpServerConfig;
-  readonly #secrets: Readonly<Record<string, string>>;
-  readonly #mask: SecretMask;
+  readonly #credentials: readonly PlacedCredential[];
+  readonly #mask: <T>(value: T) => T;
   readonly #limits: ResolvedMcpServerLimits;
   readonly #connectTimeoutMs: number;
   readonly #onToolsChanged: () => void;
@@ -42,11 +43,11 @@ export class McpConnection {
   #closed = false;
   readonly #dropping = new Set<Promise<void>>();
 
-  constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void, secrets: Readonly<Record<string, string>> = {}) {
+  constructor(serverId: string, config: McpServerConfig, connectTimeoutMs: number, onToolsChanged: () => void, credentials: readonly PlacedCredential[] = []) {
     this.#serverId = serverId;
     this.#config = config;
-    this.#secrets = secrets;
-    this.#mask = createSecretMask(secrets);
+    this.#credentials = credentials;
+    this.#mask = createCredentialMask(credentials).value;
     this.#limits = resolveMcpServerLimits(serverId, config.limits);
     this.#connectTimeoutMs = connectTimeoutMs;
     this.#onToolsChanged = onToolsChanged;
@@ -140,7 +141,7 @@ export class McpConnection {
     const client = new Client({ name: 'toolwarden', version: '0.1.0' }, { capabilities: {} });
     const live: Live = { client, stderr: undefined, overflow: undefined };
     const bound = { maxMessageBytes: maxMessageBytes(this.#limits), overflow: () => this.#overflowed(live) };
-    const { transport, stderr, isOverflow } = createTransport(this.#config, this.#secrets, bound);
+    const { transport, stderr, isOverflow } = createTransport(this.#config, this.#credentials, bound);
     live.stderr = stderr;
     client.onerror = (error) => {
       if (isOverflow(error)) this.#overflowed(live);

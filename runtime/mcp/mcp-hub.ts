@@ -4,6 +4,8 @@ import type { McpEntry } from '../../src/mcp/entries.js';
 import { fillSecretPlaceholders, secretsUsedBy } from '../../src/mcp/placeholders.js';
 import { validateMcpServerConfig, validateMcpServers } from '../../src/mcp/server-config.js';
 import type { McpServerConfig, McpServersOption } from '../../src/mcp/server-config.js';
+import { credentialsFingerprint, credentialsNamedBy, placeServerCredentials } from '../../src/mcp/server-credentials.js';
+import type { Credentials, PlacedCredential } from '../../src/net/egress/credentials.js';
 import { createTenantContext, resolveTenant } from '../../src/tenants/tenant-config.js';
 import type { TenantsOption } from '../../src/tenants/tenant-config.js';
 import { validateTenants } from '../../src/tenants/validate-tenants.js';
@@ -20,6 +22,12 @@ export interface McpHubOptions {
 /** Called when a server's tool list changed (`user` is set for a per-user connection). */
 export type ToolsChangedListener = (serverId: string, user: string | undefined) => void;
 
+/** One live connection and the user it belongs to (per-user servers), so a user's connections can be closed. */
+interface Held {
+  connection: McpConnection;
+  user: string | undefined;
+}
+
 interface Route {
   connection: McpConnection;
   /** The tenant's MCP entries, when the user has a tenant; they bound what the hub lists and calls. */
@@ -28,8 +36,9 @@ interface Route {
 
 /**
  * Owns every MCP connection of a runtime, on the main thread. One shared connection per server; per-user
- * servers (`perUser: true` or a config function) get one connection per user, built with that user's
- * secrets and never shared. Connects lazily and reconnects after a failure.
+ * servers (`perUser: true` or a config function) get one connection per user and per set of the calling session's
+ * credentials its headers name, built with that user's secrets and those credentials, and never shared beyond them.
+ * Connects lazily and reconnects after a failure.
  * @example
  * const hub = new McpHub({ gh: { command: 'gh-mcp', env: { TOKEN: '${user.token}' }, perUser: true } }, { alice: { mcpServers: ['gh'], secrets: { token: 't' } } });
  * await hub.callTool('gh', 'list_issues', {}, 'alice');
@@ -38,7 +47,7 @@ export class McpHub {
   readonly #servers: McpServersOption;
   readonly #tenants: TenantsOption | undefined;
   readonly #connectTimeoutMs: number;
-  readonly #connections = new Map<string, McpConnection>();
+  readonly #connections = new Map<string, Held>();
   readonly #listeners = new Set<ToolsChangedListener>();
   #closed = false;
 
@@ -62,11 +71,12 @@ export class McpHub {
   /**
    * The server's tools (cached per connection, refreshed after `notifications/tools/list_changed`), limited
    * to the user's tenant allowance when the user has a tenant. `signal` ends a listing still paging (its session
-   * closed); the server's `limits` bound it anyway.
-   * @throws ToolwardenError TOOL_NOT_ALLOWED, ESCALATION (unknown user), INVALID_OPTIONS (missing secret), MCP_ERROR.
+   * closed); the server's `limits` bound it anyway. `credentials` are the calling session's, which a per-user
+   * server's headers may name.
+   * @throws ToolwardenError TOOL_NOT_ALLOWED, ESCALATION (unknown user), INVALID_OPTIONS (missing secret or credential), MCP_ERROR.
    */
-  async listTools(serverId: string, user?: string, signal?: AbortSignal): Promise<McpToolInfo[]> {
-    const { connection, tenantEntries } = this.#route(serverId, user);
+  async listTools(serverId: string, user?: string, signal?: AbortSignal, credentials: Credentials = {}): Promise<McpToolInfo[]> {
+    const { connection, tenantEntries } = this.#route(serverId, user, credentials);
     const tools = await connection.listTools(signal);
     return tenantEntries ? tools.filter((tool) => isMcpToolAllowed(tenantEntries, serverId, tool.name)) : tools;
   }
@@ -74,6 +84,7 @@ export class McpHub {
   /**
    * Calls one tool. Never throws: a refused call, a server that cannot start or fails mid-call resolves with
    * `isError` and a code (MCP_ERROR, TIMEOUT, TOOL_NOT_ALLOWED, ...); a tool's own `isError` passes through.
+   * `credentials` are the calling session's, as for {@link listTools}.
    */
   async callTool(
     serverId: string,
@@ -82,9 +93,10 @@ export class McpHub {
     user?: string,
     signal?: AbortSignal,
     timeoutMs?: number,
+    credentials: Credentials = {},
   ): Promise<ToolResult> {
     try {
-      const { connection, tenantEntries } = this.#route(serverId, user);
+      const { connection, tenantEntries } = this.#route(serverId, user, credentials);
       if (tenantEntries && !isMcpToolAllowed(tenantEntries, serverId, tool)) {
         throw new ToolwardenError('TOOL_NOT_ALLOWED', `MCP tool '${tool}' of server '${serverId}' is not in the allowance of user '${user ?? ''}'`);
       }
@@ -107,10 +119,9 @@ export class McpHub {
    * with the user's secrets as they are then.
    */
   async releaseUser(user: string): Promise<void> {
-    const suffix = `\u0000${user}`;
-    const mine = [...this.#connections].filter(([key]) => key.endsWith(suffix));
+    const mine = [...this.#connections].filter(([, held]) => held.user === user);
     for (const [key] of mine) this.#connections.delete(key);
-    await Promise.all(mine.map(([, connection]) => connection.close()));
+    await Promise.all(mine.map(([, held]) => held.connection.close()));
   }
 
   /** Closes every connection; stdio children are ended (stdin closed, then SIGTERM, then SIGKILL). */
@@ -118,10 +129,10 @@ export class McpHub {
     this.#closed = true;
     const connections = [...this.#connections.values()];
     this.#connections.clear();
-    await Promise.all(connections.map((connection) => connection.close()));
+    await Promise.all(connections.map((held) => held.connection.close()));
   }
 
-  #route(serverId: string, user: string | undefined): Route {
+  #route(serverId: string, user: string | undefined, credentials: Credentials): Route {
     if (this.#closed) throw new ToolwardenError('MCP_ERROR', `MCP server '${serverId}': the MCP hub is closed`);
     const config = Object.hasOwn(this.#servers, serverId) ? this.#servers[serverId] : undefined;
     if (config === undefined) {
@@ -136,35 +147,47 @@ export class McpHub {
     if (perUser && user === undefined) {
       throw new ToolwardenError('MCP_ERROR', `MCP server '${serverId}' is per-user: only a session with a user can use it`);
     }
-    const key = perUser ? `${serverId}\u0000${user}` : serverId;
-    let connection = this.#connections.get(key);
-    if (!connection) {
-      const built = perUser ? this.#buildUserConfig(serverId, config, user ?? '') : { config: config as McpServerConfig, secrets: {} };
+    // Sessions of one user share a connection only when the credentials its headers name are the same; what a config
+    // function will name is not known before it runs, so there every credential of the session counts.
+    const named = !perUser ? [] : typeof config === 'function' ? Object.keys(credentials) : credentialsNamedBy(config);
+    const key = JSON.stringify(perUser ? [serverId, user, credentialsFingerprint(credentials, named)] : [serverId]);
+    let held = this.#connections.get(key);
+    if (!held) {
+      const built = perUser ? this.#buildUserConfig(serverId, config, user ?? '', credentials) : { config: config as McpServerConfig, credentials: [] };
       const notifyUser = perUser ? user : undefined;
-      connection = new McpConnection(serverId, built.config, this.#connectTimeoutMs, () => this.#notify(serverId, notifyUser), built.secrets);
-      this.#connections.set(key, connection);
+      held = { connection: new McpConnection(serverId, built.config, this.#connectTimeoutMs, () => this.#notify(serverId, notifyUser), built.credentials), user: notifyUser };
+      this.#connections.set(key, held);
     }
-    return { connection, tenantEntries };
+    return { connection: held.connection, tenantEntries };
   }
 
   /**
-   * A per-user server's config for `user`, and the secrets its connection keeps out of results: a stdio server's env
-   * is filled now; an HTTP server's headers keep their placeholders, filled per request for its own origin only; a
-   * config function received every secret of the user, so all of them are redacted.
+   * A per-user server's config for `user`, and the credentials its connection fills in and keeps out of results: a
+   * stdio server's env is filled now with the secrets it names; an HTTP server's headers keep their placeholders,
+   * filled per request for each credential's hosts (a `${user.<secret>}` for the server's own host and port only); a
+   * config function received every secret of the user, so all of them are masked.
+   * @throws ToolwardenError INVALID_OPTIONS naming a missing secret or credential, or a server outside a credential's hosts
    */
-  #buildUserConfig(serverId: string, config: McpServersOption[string], user: string): { config: McpServerConfig; secrets: Record<string, string> } {
+  #buildUserConfig(serverId: string, config: McpServersOption[string], user: string, credentials: Credentials): { config: McpServerConfig; credentials: PlacedCredential[] } {
     const context = createTenantContext(user, resolveTenant(this.#tenants, user));
+    let built: McpServerConfig;
+    let secrets: Readonly<Record<string, string>>;
     if (typeof config !== 'function') {
-      const secrets = secretsUsedBy(config, context, serverId);
-      return { config: 'command' in config ? fillSecretPlaceholders(config, context, serverId) : { ...config }, secrets };
+      secrets = secretsUsedBy(config, context, serverId);
+      built = 'command' in config ? fillSecretPlaceholders(config, context, serverId) : { ...config };
+    } else {
+      let made: unknown;
+      try {
+        made = config(context);
+      } catch (error) {
+        throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${serverId}: the config function threw for user '${user}': ${(error as Error).message}`);
+      }
+      built = validateMcpServerConfig(serverId, made);
+      secrets = context.secrets;
     }
-    let built: unknown;
-    try {
-      built = config(context);
-    } catch (error) {
-      throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${serverId}: the config function threw for user '${user}': ${(error as Error).message}`);
-    }
-    return { config: validateMcpServerConfig(serverId, built), secrets: { ...context.secrets } };
+    if (!('command' in built)) return { config: built, credentials: placeServerCredentials(serverId, built, credentials, secrets) };
+    // A stdio server holds its values itself: they are only masked in what it sends back.
+    return { config: built, credentials: Object.entries(secrets).map(([name, value]) => ({ name, value, hosts: [], placeholder: `\${user.${name}}` })) };
   }
 
   #notify(serverId: string, user: string | undefined): void {

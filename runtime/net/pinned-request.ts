@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
+import type { SecureContext } from 'node:tls';
 import { ToolwardenError } from '../../src/errors.js';
 import { bareHost, formatAuthority } from '../../src/net/authority.js';
 import { defaultPortOf } from '../../src/net/url-authority.js';
@@ -21,6 +22,8 @@ export interface PinnedRequest {
   readonly signal: AbortSignal;
   /** Undo the answer's content codings (gzip, deflate, br; another is IO_ERROR), so maxBytes counts decoded bytes. */
   readonly decode?: boolean;
+  /** The TLS trust for an https URL. @default Node's default trust */
+  readonly secureContext?: SecureContext;
 }
 
 /** The raw answer: the body is cut at maxBytes (then `truncated`), and not read at all for a redirect. */
@@ -55,6 +58,7 @@ export function sendPinnedRequest(req: PinnedRequest): Promise<RawResponse> {
       agent: false,
       signal: req.signal,
       ...(secure && isIP(name) === 0 ? { servername: name } : {}),
+      ...(secure && req.secureContext !== undefined ? { secureContext: req.secureContext } : {}),
     });
     request.once('error', reject);
     request.once('response', (response) => {

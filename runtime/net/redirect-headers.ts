@@ -18,8 +18,8 @@ export type RedirectBody = 'resent' | 'dropped' | 'none';
 /**
  * The headers (lower-case names) to send to the next hop of a redirect. Same origin: all of them, minus the body's
  * description when the body was dropped. Another origin (scheme, host or port changed): only the safe list (with
- * the body's type when the body is resent), and never a credential header or a header whose value holds a
- * `${user.<secret>}` credential placeholder.
+ * the body's type when the body is resent), and never a credential header or a header whose value names a
+ * credential (`${credential.NAME}`, or the deprecated `${user.<secret>}`).
  * @example headersAfterRedirect({ authorization: 'Bearer t', accept: '*\/*' }, from, to, 'none') // { accept: '*\/*' }
  */
 export function headersAfterRedirect(headers: Readonly<Record<string, string>>, from: URL, to: URL, body: RedirectBody): Record<string, string> {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SecureContext } from 'node:tls';
 import { toPlainError, ToolwardenError } from '../../src/errors.js';
 import type { CredentialMask } from '../../src/net/egress/credential-mask.js';
 import { parseHttpUrl, validateFetchRequest, type WebFetchRequest } from '../../src/net/fetch-request.js';
@@ -29,10 +30,14 @@ export interface WebFetchOptions {
   readonly substitute?: (headers: Readonly<Record<string, string>>, url: URL) => FetchHop;
 }
 
-/** One hop's headers as sent, and the credential mask for its answer (when its host is one of a credential's). */
+/**
+ * One hop's headers as sent, and, when its host is one of a credential's, the credential mask for its answer and the
+ * TLS trust for it (`upstreamCa`).
+ */
 export interface FetchHop {
   readonly headers: Record<string, string>;
   readonly mask: CredentialMask | undefined;
+  readonly secureContext?: SecureContext;
 }
 
 /** Redirects followed at most before the fetch fails. */
@@ -60,16 +65,7 @@ export async function webFetch(req: WebFetchRequest, opts: WebFetchOptions): Pro
     const plain = toPlainError(error);
     return errorResult(plain.code === 'INTERNAL' ? 'IO_ERROR' : plain.code, `web_fetch: ${req.url} failed: ${plain.message}`);
   });
-  const { mask } = masked;
-  return mask === undefined ? result : maskStrings(result, (text) => mask.text(text));
-}
-
-/** `value` with every string in it (keys too) passed through `mask`. */
-function maskStrings<T>(value: T, mask: (text: string) => string): T {
-  if (typeof value === 'string') return mask(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => maskStrings(item, mask)) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskStrings(item, mask)])) as T;
+  return masked.mask === undefined ? result : masked.mask.value(result);
 }
 
 /**
@@ -88,7 +84,8 @@ async function fetchFollowingRedirects(req: WebFetchRequest, opts: WebFetchOptio
     masked.mask ??= substituted.mask;
     const mask = masked.mask;
     const sent = mask === undefined ? substituted.headers : wholeAndUncompressed(substituted.headers);
-    const response = await sendPinnedRequest({ url, target, method, headers: sent, ...(body === undefined ? {} : { body }), maxBytes, signal, decode: mask !== undefined });
+    const trust = substituted.secureContext === undefined ? {} : { secureContext: substituted.secureContext };
+    const response = await sendPinnedRequest({ url, target, method, headers: sent, ...(body === undefined ? {} : { body }), ...trust, maxBytes, signal, decode: mask !== undefined });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
       // A body cut at maxBytes may end inside a value: what the mask still held back (a possible start of one) goes.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { JSONWebKeySet } from 'jose';
 import type { SandboxMode } from '../../src/capability/capability.js';
 import { ToolwardenError } from '../../src/errors.js';
+import { parseUpstreamCa } from '../../src/net/upstream-ca.js';
 import { runtimeTenant } from '../../src/serve/config-tenants.js';
 import type { ServeConfig } from '../../src/serve/serve-config.js';
 import type { TenantConfig } from '../../src/tenants/index.js';
@@ -10,7 +11,8 @@ import type { SessionOptions } from '../session/session-options.js';
 
 /**
  * Runtime options from a config file: MCP servers, host rules, tenants (without their session rules), sandbox,
- * audit, and the public keys capability tokens are verified with and what such tokens may have at most.
+ * audit, the public keys capability tokens are verified with and what such tokens may have at most, and the CA files
+ * trusted for credential hosts (read and checked now, so a bad file is named).
  */
 export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: { sandbox?: SandboxMode | undefined; idleWorkers?: number } = {}): RuntimeOptions {
   const options: RuntimeOptions = {};
@@ -25,7 +27,19 @@ export function runtimeOptionsFrom(config: ServeConfig | undefined, overrides: {
   if (overrides.idleWorkers !== undefined) options.idleWorkers = overrides.idleWorkers;
   if (config?.tokenPublicKeys !== undefined) options.tokenKeys = { publicKeys: readPublicKeys(config.tokenPublicKeys) };
   if (config?.tokenBounds !== undefined) options.tokenBounds = config.tokenBounds;
+  if (config?.upstreamCa !== undefined) options.upstreamCa = config.upstreamCa.flatMap(readUpstreamCa);
   return options;
+}
+
+/** The CA certificates of one `upstreamCa` file, read and checked now so a bad file is named. */
+function readUpstreamCa(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ToolwardenError('INVALID_OPTIONS', `upstreamCa: ${file} cannot be read: ${(error as Error).message}`);
+  }
+  return parseUpstreamCa(text, `upstreamCa (${file})`);
 }
 
 /** The JWKS a config names, read now: a serving node verifies with it and holds no private key. */

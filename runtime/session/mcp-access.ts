@@ -1,6 +1,7 @@
 import { ToolwardenError, toPlainError } from '../../src/errors.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { isMcpToolAllowed, mcpToolName, parseMcpEntries, parseMcpToolName, type McpEntry } from '../../src/mcp/index.js';
+import { heldCredentials, type Credentials } from '../../src/net/egress/credentials.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { McpHub } from '../mcp/index.js';
@@ -15,6 +16,8 @@ export class McpAccess {
   readonly #hub: McpHub | undefined;
   readonly #entries: McpEntry[];
   readonly #user: string | undefined;
+  /** The session's credentials, which a per-user server's headers may name (`${credential.NAME}`). */
+  readonly #credentials: Credentials;
   readonly #timeoutMs: number;
   // Aborted when the session closes, so a listing it started stops paging then.
   readonly #closed = new AbortController();
@@ -23,6 +26,7 @@ export class McpAccess {
     this.#hub = hub;
     this.#entries = parseMcpEntries(capability.mcpServers, hub?.serverIds ?? []);
     this.#user = capability.user;
+    this.#credentials = heldCredentials(capability.credentials);
     this.#timeoutMs = capability.limits.toolTimeoutMs;
   }
 
@@ -49,7 +53,7 @@ export class McpAccess {
     const servers = [...new Set(this.#entries.map((entry) => entry.serverId))];
     const listed = await Promise.all(servers.map(async (serverId) => {
       try {
-        const tools = await hub.listTools(serverId, this.#user, this.#closed.signal);
+        const tools = await hub.listTools(serverId, this.#user, this.#closed.signal, this.#credentials);
         return tools
           .filter((tool) => isMcpToolAllowed(this.#entries, serverId, tool.name))
           .map((tool): ToolInfo => ({
@@ -87,7 +91,7 @@ export class McpAccess {
       return { result: errorResult('INVALID_ARGS', `arguments of ${name} must be an object`) };
     }
     try {
-      const offered = await this.#hub.listTools(parsed.serverId, this.#user, context.signal);
+      const offered = await this.#hub.listTools(parsed.serverId, this.#user, context.signal, this.#credentials);
       if (!offered.some((tool) => tool.name === parsed.tool)) {
         return { result: errorResult('TOOL_NOT_ALLOWED', `MCP server '${parsed.serverId}' lists no tool '${parsed.tool}'`), refused: true };
       }
@@ -96,7 +100,7 @@ export class McpAccess {
       return { result: errorResult(plain.code, plain.message) };
     }
     const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, remainingMs(context)));
-    return { result: await this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, context.signal, timeoutMs) };
+    return { result: await this.#hub.callTool(parsed.serverId, parsed.tool, args, this.#user, context.signal, timeoutMs, this.#credentials) };
   }
 
 }

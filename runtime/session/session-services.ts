@@ -1,3 +1,4 @@
+import type { SecureContext } from 'node:tls';
 import type { ZygoteSlots } from '../sandbox/zygote-slots.js';
 import { isMcpToolName } from '../../src/mcp/tool-name.js';
 import type { Capability } from '../../src/capability/capability.js';
@@ -36,6 +37,8 @@ export interface RuntimeServices {
   sandboxFor(mode: Capability['sandbox']): Promise<SandboxChoice>;
   /** The runtime's count of live session zygotes (undefined with `sandboxZygote: false`). */
   readonly zygoteSlots: ZygoteSlots | undefined;
+  /** The TLS trust for credential hosts (`upstreamCa`); undefined: Node's default trust. */
+  readonly upstreamTrust: SecureContext | undefined;
 }
 
 /** What one session owns on the main thread. */
@@ -73,7 +76,7 @@ export async function createSessionServices(runtime: RuntimeServices, capability
   // Sandboxed commands of a session with a host list reach those hosts through its own proxy, and nothing else;
   // credentials exist only there (commands see placeholders).
   const credentials = heldCredentials(capability.credentials);
-  const credentialBroker = Object.keys(credentials).length > 0 ? createCredentialBroker(capability.sid, credentials) : undefined;
+  const credentialBroker = Object.keys(credentials).length > 0 ? createCredentialBroker(capability.sid, credentials, runtime.upstreamTrust === undefined ? {} : { upstreamTrust: runtime.upstreamTrust }) : undefined;
   const egress = sandbox.sandbox.kind === 'bubblewrap' && needsEgress(capability.net)
     ? await startSessionEgress({
         ...(credentialBroker === undefined ? {} : { interceptor: credentialBroker, placeholders: credentialBroker.placeholders, writeCa: credentialBroker.writeCa }),

@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import { IpcChannels } from '../../src/protocol/ipc-channels.js';
 import type { ProcessIpcMessage } from '../../src/protocol/process-ipc.js';
-import { PROTOCOL_VERSION } from '../../src/protocol/worker-bind.js';
+import { transportEndpoint } from '../../src/protocol/tool-host-control.js';
 import type { ToolHostLink } from './tool-host-connection.js';
 import type { ToolProcess } from '../isolation/start-tool-process.js';
 
 /**
- * The link to a started tool host process: the broker and tool host channels multiplexed over its one IPC channel.
+ * The link to a started tool host process: the broker, tool host and control channels multiplexed over its one IPC
+ * channel.
  * Stopping it kills the whole process (SIGKILL: tool code may ignore SIGTERM; it may not start children, so nothing
  * outlives it).
  */
@@ -21,7 +22,7 @@ export function processLink(started: ToolProcess): ToolHostLink {
     kind: 'tool process',
     broker: channels.transport('broker'),
     host: channels.transport('host'),
-    bind: (session) => send({ type: 'bind', version: PROTOCOL_VERSION, session }),
+    control: transportEndpoint(channels.transport('control')),
     onExit: (listener) => {
       let lastError = '';
       child.on('error', (error) => {

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { Prefetched } from '../../src/protocol.js';
 import { isToolHostReply, TOOL_HOST_PROTOCOL_VERSION, type ToolHostReply, type ToolHostRequest } from '../../src/protocol/tool-host.js';
 import type { ToolResult } from '../../src/tool-result.js';
-import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { Transport } from '../../src/protocol/transport.js';
 import type { RemoteCall } from '../calls/call-context.js';
 
@@ -69,14 +68,7 @@ export class ToolHostClient {
       slot,
     );
     if (reply.type === 'result') return reply.result;
-    throw new Error(reply.type === 'failed' ? reply.message : `the tool host answered a call with ${reply.type}`);
-  }
-
-  /** The listing entries of the host tools the host loaded; throws with the host's reason when it cannot list them. */
-  async describeHostTools(): Promise<ToolInfo[]> {
-    const reply = await this.#ask((seq) => ({ v: TOOL_HOST_PROTOCOL_VERSION, type: 'describe', seq }));
-    if (reply.type === 'described') return reply.tools;
-    throw new Error(reply.type === 'failed' ? reply.message : `the tool host answered a listing with ${reply.type}`);
+    throw new Error(reply.message);
   }
 
   /** Fails every pending request and refuses new ones (the host is gone). */
@@ -89,7 +81,7 @@ export class ToolHostClient {
     this.#pending.clear();
   }
 
-  #ask(request: (seq: number) => ToolHostRequest, slot?: RemoteCallSlot): Promise<ToolHostReply> {
+  #ask(request: (seq: number) => ToolHostRequest, slot: RemoteCallSlot): Promise<ToolHostReply> {
     if (this.#closed) return Promise.reject(this.#closed);
     const pending = new PendingRequest((this.#seq += 1), this.#transport);
     const reply = new Promise<ToolHostReply>((resolve, reject) => {
@@ -98,7 +90,7 @@ export class ToolHostClient {
     });
     this.#pending.set(pending.seq, pending);
     this.#transport.post(request(pending.seq));
-    slot?.attach(pending);
+    slot.attach(pending);
     return reply;
   }
 }

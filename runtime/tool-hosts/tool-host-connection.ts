@@ -6,6 +6,9 @@ import type { BoundSessionInfo } from '../../src/protocol/worker-bind.js';
 import { errorResult, type ToolResult } from '../../src/tool-result.js';
 import type { ToolInfo } from '../../src/tools/tool-info.js';
 import type { BrokerServer } from '../broker/broker-server.js';
+import * as Comlink from 'comlink';
+import type { Endpoint } from 'comlink';
+import type { ToolHostControl } from '../../src/protocol/tool-host-control.js';
 import { ToolHostClient, type RemoteCallSlot } from './tool-host-client.js';
 
 /** Why a tool host stopped. */
@@ -22,8 +25,8 @@ export interface ToolHostLink {
   readonly broker: Transport<BrokerResponse>;
   /** The channel to the host's tool host server. */
   readonly host: Transport<ToolHostRequest>;
-  /** Sends the host the one bind message naming its session (worker-bind.ts). */
-  bind(session: BoundSessionInfo): void;
+  /** The host's control plane (comlink): binding it to its session, listing its host tools (tool-host-control.ts). */
+  readonly control: Endpoint;
   /** Registers the listener told once when the host ends by itself (crash, exit, out of memory), with why. */
   onExit(listener: (detail: string) => void): void;
   /** Stops the host; resolves once it is gone, with nothing it ran left running. */
@@ -35,9 +38,9 @@ export interface ToolHostLink {
 }
 
 /**
- * A session's tool host connection, the one lifecycle of every host kind: bound at construction, the broker served
- * on the link's broker channel (each request checked against the admission of the call it names, so nothing the host
- * sends can widen it), calls and listings over its host channel, one end (a crash, a stop at the deadline, a close)
+ * A session's tool host connection, the one lifecycle of every host kind: bound at construction through the control
+ * plane (which also lists the host tools), the broker served on the link's broker channel (each request checked
+ * against the admission of the call it names, so nothing the host sends can widen it), calls over its host channel, one end (a crash, a stop at the deadline, a close)
  * that settles everything pending (it closes the client, which fails every request still waiting).
  */
 export class ToolHostConnection {
@@ -47,14 +50,26 @@ export class ToolHostConnection {
   #ended: WorkerEnd | undefined;
   /** Set once the host is being stopped; settles when it is gone. */
   #stopped: Promise<void> | undefined;
+  readonly #control: Comlink.Remote<ToolHostControl>;
+  /** Settles once the host is bound to its session (rejects when it could not be, or ended first). */
+  readonly #bound: Promise<void>;
+  /** Rejects when the connection ends, so a control call the gone host will never answer settles. */
+  readonly #gone: Promise<never>;
+  #markGone!: (error: Error) => void;
 
   constructor(link: ToolHostLink, broker: BrokerServer, session: BoundSessionInfo, onEnd: (end: WorkerEnd) => void) {
     this.#link = link;
     this.#onEnd = onEnd;
     link.broker.listen((data) => broker(data, (response) => link.broker.post(response)));
     this.#client = new ToolHostClient(link.host);
+    this.#gone = new Promise<never>((_resolve, reject) => (this.#markGone = reject));
+    this.#gone.catch(() => undefined);
+    this.#control = Comlink.wrap<ToolHostControl>(link.control);
     link.onExit((detail) => this.#end({ reason: 'crashed', detail }));
-    link.bind(session);
+    // Bound after the open returns (waking the host costs a tenth of a millisecond); calls made before the bind lands
+    // wait in the tool host channel, which the host starts reading once it is bound.
+    this.#bound = this.#untilGone(new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#control.bindSession(session)));
+    this.#bound.catch(() => undefined);
   }
 
   /** Whether the host is still usable; a dead one is replaced on the next call. */
@@ -81,7 +96,8 @@ export class ToolHostConnection {
 
   /** Listing entries of the host tools the host loaded; throws when a module failed to load or the host ended. */
   describeHostTools(): Promise<ToolInfo[]> {
-    return this.#client.describeHostTools();
+    if (this.#ended) return Promise.reject(new Error(this.#ended.detail));
+    return this.#untilGone(this.#bound.then(() => this.#control.describeHostTools()));
   }
 
   /** Stops the host and waits until it is gone; pending calls end with the given reason. */
@@ -96,9 +112,15 @@ export class ToolHostConnection {
     return this.#link.output;
   }
 
+  /** A control call's answer, or the connection's end, whichever comes first. */
+  #untilGone<T>(answer: Promise<T>): Promise<T> {
+    return Promise.race([answer, this.#gone]);
+  }
+
   #end(end: WorkerEnd): void {
     if (this.#ended) return;
     this.#ended = end;
+    this.#markGone(new Error(end.detail));
     this.#client.close(end.detail);
     this.#link.release();
     this.#onEnd(end);

@@ -1,12 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Transport } from '../../src/protocol/transport.js';
-import { PROTOCOL_VERSION, type BindMessage } from '../../src/protocol/worker-bind.js';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import type { ToolHostLink } from './tool-host-connection.js';
 import type { IdleWorker } from './worker-pool.js';
 
 /**
- * The link to a pooled session worker: the broker and the tool host each on a port of their own (one channel per
- * direction, so a release message can never close the other side), the bind on the worker's own port.
+ * The link to a pooled session worker: the broker, the tool host and the control plane each on a port of their own
+ * (so a comlink release message can never close another).
  */
 export function workerLink(idle: IdleWorker): ToolHostLink {
   const { worker, brokerPort, hostPort } = idle;
@@ -14,12 +14,7 @@ export function workerLink(idle: IdleWorker): ToolHostLink {
     kind: 'worker',
     broker: portTransport(brokerPort),
     host: portTransport(hostPort),
-    bind: (session) => {
-      const bind: BindMessage = { type: 'bind', version: PROTOCOL_VERSION, session };
-      // Posted after the open returns (waking the worker costs a tenth of a millisecond); calls made before it lands
-      // wait in the tool host port, which the worker starts reading only once it is bound.
-      setImmediate(() => worker.postMessage(bind));
-    },
+    control: nodeEndpoint(idle.controlPort),
     onExit: (listener) => {
       let lastError = '';
       worker.on('error', (error: Error & { code?: string }) => {
@@ -33,6 +28,7 @@ export function workerLink(idle: IdleWorker): ToolHostLink {
     release: () => {
       brokerPort.close();
       hostPort.close();
+      idle.controlPort.close();
     },
     output: idle.output,
   };

@@ -11,6 +11,8 @@ export interface IdleWorker {
   readonly brokerPort: MessagePort;
   /** The main thread's end of the tool host channel. */
   readonly hostPort: MessagePort;
+  /** The main thread's end of the control plane (comlink). */
+  readonly controlPort: MessagePort;
   /** Last lines the worker wrote to stdout/stderr (captured, never mixed into the host's output). */
   readonly output: string[];
   readonly heapMb: number;
@@ -83,10 +85,11 @@ export class WorkerPool {
 export async function startWorker(heapMb: number): Promise<IdleWorker> {
   const broker = new MessageChannel();
   const host = new MessageChannel();
-  const ports: WorkerPorts = { brokerPort: broker.port2, hostPort: host.port2 };
+  const control = new MessageChannel();
+  const ports: WorkerPorts = { brokerPort: broker.port2, hostPort: host.port2, controlPort: control.port2 };
   const worker = new Worker(workerFileUrl('session-worker'), {
     workerData: ports,
-    transferList: [broker.port2, host.port2],
+    transferList: [broker.port2, host.port2, control.port2],
     env: {},
     stdout: true,
     stderr: true,
@@ -105,5 +108,5 @@ export async function startWorker(heapMb: number): Promise<IdleWorker> {
     throw new ToolwardenError('WORKER_CRASHED', `session worker did not start: ${JSON.stringify(message)}`);
   }
   worker.unref();
-  return { worker, output, heapMb, brokerPort: broker.port1, hostPort: host.port1 };
+  return { worker, output, heapMb, brokerPort: broker.port1, hostPort: host.port1, controlPort: control.port1 };
 }

@@ -1,12 +1,16 @@
 import { ToolwardenError } from '../errors.js';
+import { holdsCredentialReference } from '../net/egress/credential-references.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
 import type { McpServerConfig } from './server-config.js';
 
 const PLACEHOLDER = /\$\{user\.([A-Za-z0-9_.-]+)\}/g;
 
-/** Whether a string holds a `${user.<secret>}` placeholder. */
+/**
+ * Whether a string holds a placeholder: `${credential.NAME}` (a session credential) or `${user.<secret>}` (a
+ * tenant's secret, the deprecated form).
+ */
 export function hasSecretPlaceholder(text: string): boolean {
-  return new RegExp(PLACEHOLDER.source).test(text);
+  return new RegExp(PLACEHOLDER.source).test(text) || holdsCredentialReference(text);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { didYouMean } from '../did-you-mean.js';
 import { ToolwardenError } from '../errors.js';
 import type { TenantContext } from '../tenants/tenant-config.js';
+import { credentialsNamedIn, hasMalformedCredentialReference } from '../net/egress/credential-references.js';
 import { hasSecretPlaceholder } from './placeholders.js';
 import { resolveMcpServerLimits, type McpServerLimits } from './server-limits.js';
 import { isValidServerId } from './tool-name.js';
@@ -21,8 +22,16 @@ export interface McpStdioServerConfig {
 /** A Streamable HTTP MCP server. */
 export interface McpHttpServerConfig {
   url: string;
+  /**
+   * Sent with every request. `${credential.NAME}` names a credential of the calling session (needs `perUser`): it is
+   * filled per request, only for a request to one of that credential's hosts. `${user.<secret>}` (deprecated) names a
+   * tenant's secret, filled only for the server's own host and port.
+   */
   headers?: Record<string, string>;
-  /** One connection per user, with `${user.<secret>}` placeholders filled from that user's secrets. @default false */
+  /**
+   * One connection per user (and per set of the credentials its headers name), with `${credential.NAME}` and
+   * `${user.<secret>}` placeholders filled from that session's credentials and that user's secrets. @default false
+   */
   perUser?: boolean;
   /** How much the server may send back (pages, tools, schema and result sizes). @default DEFAULT_MCP_SERVER_LIMITS */
   limits?: McpServerLimits;
@@ -83,10 +92,18 @@ function checkStringMap(id: string, field: 'env' | 'headers', value: unknown, pe
   if (value === undefined) return;
   if (!isRecord(value)) throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${id}.${field} must be an object of strings`);
   for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== 'string') throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${id}.${field}.${key} must be a string`);
+    const where = `mcpServers.${id}.${field}.${key}`;
+    if (typeof item !== 'string') throw new ToolwardenError('INVALID_OPTIONS', `${where} must be a string`);
+    if (hasMalformedCredentialReference(item)) {
+      throw new ToolwardenError('INVALID_OPTIONS', `${where} has a malformed credential reference: write \${credential.NAME}, NAME an environment variable name`);
+    }
+    // A stdio server would hold the value itself and could send it anywhere: a credential's hosts could not be kept.
+    if (field === 'env' && credentialsNamedIn(item).length > 0) {
+      throw new ToolwardenError('INVALID_OPTIONS', `${where} names a credential; credentials go only in an HTTP server's headers, which are filled per request for the credential's hosts`);
+    }
     // A shared connection filled with one user's secret would hand that credential to every other user.
     if (!perUser && hasSecretPlaceholder(item)) {
-      throw new ToolwardenError('INVALID_OPTIONS', `mcpServers.${id}.${field}.${key} uses a \${user.*} placeholder, which needs perUser: true`);
+      throw new ToolwardenError('INVALID_OPTIONS', `${where} uses a \${credential.*} or \${user.*} placeholder, which needs perUser: true`);
     }
   }
 }

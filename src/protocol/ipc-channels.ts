@@ -2,13 +2,14 @@ import { isChannelEnvelope, type ChannelEnvelope, type ChannelName } from './pro
 import type { Transport } from './transport.js';
 
 /**
- * Multiplexes the two logical channels (broker, tool host) over one IPC channel and gives a transport per channel.
- * Both ends attach their channels before anything can arrive on them (the runtime at construction, the process when
- * it handles `bind`, which IPC delivers before any call), so a message for a channel without a listener is dropped.
+ * Multiplexes the logical channels (broker, tool host, control) over one IPC channel and gives a transport per
+ * channel. Both ends attach their channels before anything can arrive on them (the runtime at construction, the
+ * process at start for control and when it is bound for the others, which the control plane's bind precedes any call
+ * with), so a message for a channel without a listener is dropped.
  */
 export class IpcChannels {
   readonly #send: (envelope: ChannelEnvelope) => void;
-  readonly #listeners: Record<ChannelName, ((data: unknown) => void)[]> = { broker: [], host: [] };
+  readonly #listeners: Record<ChannelName, ((data: unknown) => void)[]> = { broker: [], host: [], control: [] };
 
   /** `send` puts an envelope on the IPC channel; it must not throw when the channel is gone. */
   constructor(send: (envelope: ChannelEnvelope) => void) {

@@ -32,7 +32,6 @@ export interface ToolHostApi {
 /** A request from the main thread. `deadline` is epoch milliseconds (each thread has its own `performance` origin). */
 export type ToolHostRequest =
   | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'call'; seq: number; name: string; args: Record<string, unknown>; callId: string; deadline?: number; limit?: string; prefetched?: Prefetched }
-  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'describe'; seq: number }
   /** The call `seq` ended early (aborted, the session closed): its signal aborts with this code and message. No answer. */
   | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'cancel'; seq: number; code: string; message: string }
   /** The call `seq`'s deadline moved. No answer. */
@@ -41,15 +40,12 @@ export type ToolHostRequest =
 /** An answer from the tool host. */
 export type ToolHostReply =
   | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'result'; seq: number; result: ToolResult }
-  | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'described'; seq: number; tools: ToolInfo[] }
   | { v: typeof TOOL_HOST_PROTOCOL_VERSION; type: 'failed'; seq: number; message: string };
 
 /** Whether a message from the main thread is a tool host request (the worker trusts its sender; this sorts messages). */
 export function isToolHostRequest(data: unknown): data is ToolHostRequest {
   if (!isVersioned(data)) return false;
   switch (data['type']) {
-    case 'describe':
-      return true;
     case 'call':
       return typeof data['name'] === 'string' && typeof data['callId'] === 'string' && typeof data['args'] === 'object' && data['args'] !== null;
     case 'cancel':
@@ -70,8 +66,6 @@ export function isToolHostReply(data: unknown): data is ToolHostReply {
   switch (data['type']) {
     case 'result':
       return isToolResult(data['result']);
-    case 'described':
-      return Array.isArray(data['tools']) && data['tools'].every((tool: unknown) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string');
     case 'failed':
       return typeof data['message'] === 'string';
     default:

@@ -52,6 +52,8 @@ export interface ServeConfig {
   admin?: { token: string };
   /** The operator's dashboard under `/ui` (needs `admin.token`). Absent: no `/ui`. */
   dashboard?: ServeDashboard;
+  /** PEM files (absolute paths) of CAs trusted for credential hosts: the runtime's `upstreamCa`. */
+  upstreamCa?: string[];
 }
 
 /** The `dashboard` section: the live dashboard and approval inbox of `serve --http`. */
@@ -75,7 +77,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Longest shutdown grace: an hour, as for an approval's wait. */
 export const MAX_SHUTDOWN_GRACE_MS = 3_600_000;
 
-const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'limits', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'shutdownGraceMs', 'dashboard'];
+const TOP_KEYS = ['mcpServers', 'permissions', 'tenants', 'tokens', 'tokenPublicKeys', 'tokenBounds', 'sandbox', 'limits', 'idleTimeoutMs', 'maxBodyBytes', 'audit', 'admin', 'approvalTimeoutMs', 'shutdownGraceMs', 'dashboard', 'upstreamCa'];
 const AUDIT_KEYS = ['file', 'full', 'fsync'];
 
 /**
@@ -110,6 +112,7 @@ export function parseServeConfig(value: unknown, baseDir: string): ServeConfig {
   }
   if (raw['admin'] !== undefined) config.admin = parseAdmin(raw['admin'], config.tokens);
   if (raw['dashboard'] !== undefined) config.dashboard = parseDashboard(raw['dashboard'], config.admin !== undefined);
+  if (raw['upstreamCa'] !== undefined) config.upstreamCa = parseUpstreamCaFiles(raw['upstreamCa'], baseDir);
   return config;
 }
 
@@ -161,6 +164,14 @@ function parseDashboard(value: unknown, hasAdmin: boolean): ServeDashboard {
     throw invalid(`dashboard.auditEvents must be a whole number from 1 to ${MAX_DASHBOARD_AUDIT_EVENTS}, got ${JSON.stringify(auditEvents)}`);
   }
   return { enabled, auditEvents };
+}
+
+function parseUpstreamCaFiles(value: unknown, baseDir: string): string[] {
+  const files = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(files) || files.length === 0 || !files.every((file) => typeof file === 'string' && file !== '')) {
+    throw invalid('upstreamCa must be the path of a PEM file or a list of paths (CA certificates trusted for credential hosts)');
+  }
+  return files.map((file: string) => path.resolve(baseDir, file));
 }
 
 function parseTokenPublicKeys(value: unknown, baseDir: string): { file: string } | { keys: unknown[] } {

@@ -4,6 +4,8 @@ import { createLinkedPair } from '../../src/protocol/in-memory-transport.js';
 import type { Transport } from '../../src/protocol/transport.js';
 import type { BoundSessionInfo } from '../../src/protocol/worker-bind.js';
 import { bindToolHost } from '../../workers/bind-tool-host.js';
+import { serveToolHostControl } from '../../workers/serve-control.js';
+import { transportEndpoint } from '../../src/protocol/tool-host-control.js';
 
 /** A tool host connection whose host runs in this thread over in-memory transports: the real client, server and tool host. */
 export interface InMemoryHost {
@@ -26,6 +28,7 @@ export interface InMemoryHost {
 export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, options: { bound?: boolean } = {}): InMemoryHost {
   const brokerPair = createLinkedPair();
   const hostPair = createLinkedPair();
+  const controlPair = createLinkedPair();
   const events: string[] = [];
   const ends: WorkerEnd[] = [];
   let exited: ((detail: string) => void) | undefined;
@@ -33,9 +36,7 @@ export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, op
     kind: 'in-memory host',
     broker: brokerPair.a,
     host: hostPair.a,
-    bind: (info) => {
-      if (options.bound !== false) bindToolHost(info, { broker: brokerPair.b, host: hostPair.b }, import('../../workers/tool-host.js'));
-    },
+    control: transportEndpoint(controlPair.a),
     onExit: (listener) => void (exited = listener),
     stop: async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -44,9 +45,11 @@ export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, op
     release: () => {
       brokerPair.close();
       hostPair.close();
+      controlPair.close();
     },
     output: [],
   };
+  if (options.bound !== false) serveToolHostControl(transportEndpoint(controlPair.b), (info) => bindToolHost(info, { broker: brokerPair.b, host: hostPair.b }, import('../../workers/tool-host.js')));
   const connection = new ToolHostConnection(link, broker, session, (end) => ends.push(end));
   return { connection, hostBroker: brokerPair.b, hostChannel: hostPair.b, crash: (detail) => exited?.(detail), events, ends };
 }

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
 import { createRuntime } from '../../runtime/index.js';
 import { McpHub } from '../../runtime/mcp/index.js';
-import { createSecretFetch } from '../../runtime/mcp/secret-fetch.js';
+import { createCredentialFetch } from '../../runtime/mcp/credential-fetch.js';
+import { userSecretCredentials } from '../../src/mcp/server-credentials.js';
 import { makeTempTree, type TempTree } from '../helpers/temp-workspace.js';
 import { textOf } from './helpers.js';
 
@@ -124,14 +125,14 @@ describe('per-user MCP over HTTP: the secret reaches the server, never the resul
   });
 });
 
-describe('createSecretFetch: placeholders are filled for the server origin only', () => {
+describe('${user.<secret>} through createCredentialFetch: placeholders are filled for the server origin only', () => {
   it.each<[string, () => string, RequestInit['redirect'] | undefined, 'value' | 'none']>([
     ['the server origin', () => `${mcpOrigin}/mcp`, undefined, 'value'],
     ['another port of the same host', () => `${otherOrigin}/mcp`, undefined, 'none'],
     ['the same port under another host name', () => `${mcpOrigin.replace('127.0.0.1', 'localhost')}/mcp`, undefined, 'none'],
     ['a redirect from the server to another origin, even asked to follow', () => `${mcpOrigin}/moved`, 'follow', 'none'],
   ])('%s', async (_name, target, redirect, expected) => {
-    const secretFetch = createSecretFetch(new URL(`${mcpOrigin}/mcp`), { token: SECRET });
+    const secretFetch = createCredentialFetch(userSecretCredentials(new URL(`${mcpOrigin}/mcp`), { token: SECRET }));
     const before = { server: seenByServer.length, other: seenByOther.length };
     const response = await secretFetch(target(), { method: 'POST', headers: HEADERS, body: '{}', ...(redirect === undefined ? {} : { redirect }) });
     await response.body?.cancel();

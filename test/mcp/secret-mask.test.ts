@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSecretMask } from '../../src/mcp/secret-redaction.js';
+import { createCredentialMask } from '../../src/net/egress/credential-mask.js';
+
+// A per-user MCP connection masks its tenant's secrets with the one credential mask, each under `${user.<name>}`.
+const createSecretMask = (secrets: Record<string, string>): (<T>(value: T) => T) =>
+  createCredentialMask(Object.entries(secrets).map(([name, value]) => ({ value, placeholder: `\${user.${name}}` }))).value;
 
 const SECRET = 's3cr3t-Value/42+x';
 const mask = createSecretMask({ token: SECRET });
@@ -30,7 +34,7 @@ const FORMS: [string, (value: string) => string][] = [
   ]),
 ];
 
-describe('createSecretMask: one walk over everything a server sends back', () => {
+describe('the credential mask of a per-user MCP connection: one walk over everything a server sends back', () => {
   it.each([
     ['a string', `x ${SECRET} y`, `x ${P} y`],
     ['an object key', { [SECRET]: 1 }, { [P]: 1 }],
@@ -102,5 +106,18 @@ describe('createSecretMask: one walk over everything a server sends back', () =>
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+// The MCP mask is the egress mask (src/net/egress/credential-mask.ts): the forms a web server echoes are caught in
+// what an MCP server sends back too.
+describe('the MCP mask knows the forms a web server echoes', () => {
+  it.each([
+    ['JSON-escaped', JSON.stringify(SECRET).slice(1, -1).replaceAll('/', '\\/')],
+    ['JSON \\u escapes', [...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['HTML character references', [...SECRET].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')],
+    ['base64 of the percent-encoded value', Buffer.from(encodeURIComponent(SECRET)).toString('base64')],
+  ])('masks the secret %s', (_name, form) => {
+    expect(mask(`<${form}>`)).not.toContain(form);
   });
 });

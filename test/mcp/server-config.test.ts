@@ -10,6 +10,7 @@ describe('validateMcpServers', () => {
     ['an http server', { 'remote-1': { url: 'https://example.com/mcp', headers: { authorization: 'Bearer x' } } }],
     ['a per-user placeholder', { gh: { command: 'x', env: { TOKEN: '${user.token}' }, perUser: true } }],
     ['a per-user header placeholder', { gh: { url: 'http://127.0.0.1:1/mcp', headers: { a: 'Bearer ${user.t}' }, perUser: true } }],
+    ['a per-user header naming a session credential', { gh: { url: 'https://api.test/mcp', headers: { authorization: 'Bearer ${credential.GH_TOKEN}' }, perUser: true } }],
     ['a config function', { gh: () => ({ command: 'x' }) }],
     ['no servers', {}],
   ])('accepts %s', (_name, value) => {
@@ -33,6 +34,12 @@ describe('validateMcpServers', () => {
     ['perUser not boolean', { s: { command: 'x', perUser: 'yes' } }, /mcpServers\.s\.perUser/],
     ['a placeholder on a shared server', { s: { command: 'x', env: { T: '${user.token}' } } }, /mcpServers\.s\.env\.T .*needs perUser: true/],
     ['a header placeholder on a shared server', { s: { url: 'http://h', headers: { a: '${user.t}' } } }, /mcpServers\.s\.headers\.a/],
+    // A credential is one session's (or user's): a shared connection would hand it to every other user.
+    ['a credential on a shared server', { s: { url: 'http://h', headers: { a: 'Bearer ${credential.T}' } } }, /mcpServers\.s\.headers\.a .*needs perUser: true/],
+    // A stdio server would hold the value itself and could send it anywhere: hosts cannot be kept.
+    ['a credential in a stdio env', { s: { command: 'x', env: { T: '${credential.T}' }, perUser: true } }, /mcpServers\.s\.env\.T names a credential.*HTTP server's headers/],
+    ['a malformed credential reference', { s: { url: 'http://h', headers: { a: 'Bearer ${credential.my-token}' }, perUser: true } }, /mcpServers\.s\.headers\.a .*\$\{credential\.NAME\}/],
+    ['an empty credential reference', { s: { url: 'http://h', headers: { a: '${credential.}' }, perUser: true } }, /mcpServers\.s\.headers\.a /],
   ])('refuses %s with INVALID_OPTIONS naming it', (_name, value, message) => {
     const error = errorOf(() => validateMcpServers(value));
     expect(error?.code).toBe('INVALID_OPTIONS');

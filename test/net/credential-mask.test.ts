@@ -86,9 +86,31 @@ describe('near misses: nothing else changes', () => {
   });
 
   it(`a value too short for its base64 to be told from chance (stable part under ${MIN_BASE64_FORM}) is masked only as written and escaped`, () => {
-    const short = createCredentialMask([{ value: 'abc12', placeholder: 'P' }]);
-    expect(short.text('abc12 abc%31%32')).toBe('P P');
-    expect(short.text(b64('abc12'))).toBe(b64('abc12'));
+    const short = createCredentialMask([{ value: 'ab12', placeholder: 'P' }]);
+    expect(short.text('ab12 ab%31%32')).toBe('P P');
+    expect(short.text(b64('ab12'))).toBe(b64('ab12'));
+  });
+
+  // One threshold for egress, web_fetch and MCP: a 5-byte value's base64 (6 stable characters) is masked at every alignment.
+  it.each([0, 1, 2])('a 5-byte value is masked in base64 starting %i bytes into the encoded text', (offset) => {
+    const encoded = b64(`${'x'.repeat(offset)}abc12`).slice(Math.ceil((8 * offset) / 6));
+    expect(createCredentialMask([{ value: 'abc12', placeholder: 'P' }]).text(encoded)).not.toContain(encoded.slice(0, 6));
+  });
+
+  it.each([
+    ['a string', `a ${VALUE} b`, `a ${PH} b`],
+    ['an object key and value, deeply', [{ x: { [VALUE]: [`<${VALUE}>`] } }], [{ x: { [PH]: [`<${PH}>`] } }]],
+    ['a __proto__ key', JSON.parse(`{"__proto__": {"k": ${JSON.stringify(VALUE)}}}`) as unknown, JSON.parse(`{"__proto__": {"k": "${PH}"}}`) as unknown],
+    ['a number whose digits hold a value', { n: 12345678901, m: 12 }, { n: '1N901', m: 12 }],
+  ])('value(): masks %s', (_name, input, expected) => {
+    const both = createCredentialMask([{ value: VALUE, placeholder: PH }, { value: '2345678', placeholder: 'N' }]);
+    expect(both.value(input)).toEqual(expected);
+  });
+
+  it('value(): what holds no value comes back as the same object', () => {
+    const input = { a: ['b', 1, null, true], '': 'x' };
+    expect(mask.value(input)).toEqual(input);
+    expect(createCredentialMask([]).value(input)).toBe(input);
   });
 
   it('a session without credentials passes everything through', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
+import { createUpstreamTrust } from '../../runtime/net/upstream-trust.js';
 import { createCredentialBroker } from '../../runtime/net/egress/credential-broker.js';
 import { startEgressProxy, type EgressProxyOptions } from '../../runtime/net/egress/egress-proxy.js';
 import { createSessionCa } from '../../runtime/net/egress/session-ca.js';
@@ -111,9 +112,9 @@ describe('limits.egressMaxBytes counts every byte, both ways', () => {
   });
 
   it('an intercepted HTTPS request counts its TLS records: a 2 KB cap does not carry an 8 KB request', async () => {
-    const broker = createCredentialBroker('s-cap', { TOKEN: { value: 'cap-secret-value', hosts: ['api.test'] } });
+    const broker = createCredentialBroker('s-cap', { TOKEN: { value: 'cap-secret-value', hosts: ['api.test'] } }, { upstreamTrust: createUpstreamTrust([upstreamCa.certPem]) });
     const ca = readFileSync(broker.writeCa(dir).caCert, 'utf8');
-    await withProxy({ maxBytes: 2_000, interceptor: broker, upstreamCa: upstreamCa.certPem }, async (socketPath, audit) => {
+    await withProxy({ maxBytes: 2_000, interceptor: broker }, async (socketPath, audit) => {
       const from = upstreamSockets.length;
       const tunnel = await new Promise<Socket>((resolve, reject) => {
         const connect = http.request({ socketPath, method: 'CONNECT', path: `api.test:${securePort}`, agent: false });

@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit/audit-event.js';
+import { createUpstreamTrust } from '../../runtime/net/upstream-trust.js';
 import { createCredentialBroker, type CredentialBroker } from '../../runtime/net/egress/credential-broker.js';
 import { startEgressProxy, type EgressProxy } from '../../runtime/net/egress/egress-proxy.js';
 import { createSessionCa } from '../../runtime/net/egress/session-ca.js';
@@ -100,11 +101,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
   plainPort = (plain.address() as AddressInfo).port;
   securePort = (secure.address() as AddressInfo).port;
-  broker = createCredentialBroker('s-echo', { TOKEN: { value: SECRET, hosts: [`127.0.0.1:${plainPort}`, 'api.test'] } });
+  broker = createCredentialBroker('s-echo', { TOKEN: { value: SECRET, hosts: [`127.0.0.1:${plainPort}`, 'api.test'] } }, { upstreamTrust: createUpstreamTrust([upstreamCa.certPem]) });
   caCert = readFileSync(broker.writeCa(dir).caCert, 'utf8');
   proxy = await startEgressProxy({
     sessionId: 's-echo', net: [`127.0.0.1:${plainPort}`, `api.test:${securePort}`, `other.test:${plainPort}`], socketPath: join(dir, 'egress.sock'),
-    audit: (event) => void events.push(event), interceptor: broker, upstreamCa: upstreamCa.certPem, lookup: async () => ['127.0.0.1'],
+    audit: (event) => void events.push(event), interceptor: broker, lookup: async () => ['127.0.0.1'],
   });
 });
 

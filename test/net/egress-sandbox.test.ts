@@ -11,6 +11,7 @@ import type { NetPermission } from '../../src/net/net-permission.js';
 import { createSandbox } from '../../runtime/sandbox/create-sandbox.js';
 import { detectSandbox } from '../../runtime/sandbox/detect-sandbox.js';
 import { startSessionEgress, type SessionEgress, type SessionEgressOptions } from '../../runtime/net/egress/session-egress.js';
+import { createUpstreamTrust } from '../../runtime/net/upstream-trust.js';
 import { createCredentialBroker } from '../../runtime/net/egress/credential-broker.js';
 import { createSessionCa } from '../../runtime/net/egress/session-ca.js';
 
@@ -200,7 +201,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
 
   it('terminates TLS only for a credential host, with a CA the sandbox trusts; other hosts are tunnelled untouched', async () => {
     const net = [`api.internal.test:${tlsPort}`, `other.internal.test:${tlsPort}`];
-    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'] } });
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'] } }, { upstreamTrust: createUpstreamTrust([upstreamCa.certPem]) });
     await withEgress(net, async (egress, events) => {
       const out = await run(egress, net, `curl -sS -m 5 -H "Authorization: Bearer $API_TOKEN" https://api.internal.test:${tlsPort}/`);
       expect(out.out).toBe('tls server');
@@ -212,7 +213,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       await settled(events, 3);
       expect(events.filter((e) => e.decision === 'allow').map((e) => (e.args as { via: string }).via)).toEqual(['https-intercepted', 'connect', 'connect']);
       expect(JSON.stringify(events)).not.toContain(SECRET);
-    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa, upstreamCa: upstreamCa.certPem });
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
   });
 
   it('keeps the value out of the sandbox: environment, /proc, files', async () => {
@@ -256,7 +257,7 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
 
   it('puts it in the body of an intercepted HTTPS request, split across TLS records', async () => {
     const net = [`api.internal.test:${tlsPort}`];
-    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'], in: ['body'] } });
+    const broker = createCredentialBroker('s-egress', { API_TOKEN: { value: SECRET, hosts: ['api.internal.test'], in: ['body'] } }, { upstreamTrust: createUpstreamTrust([upstreamCa.certPem]) });
     await withEgress(net, async (egress) => {
       // 64 KiB of padding first, so the placeholder crosses chunk boundaries on its way through the proxy.
       const out = await run(egress, net, `{ head -c 65533 /dev/zero | tr '\\0' a; printf '%s' "$API_TOKEN"; } > body.txt; curl -sS -m 5 --data-binary @body.txt https://api.internal.test:${tlsPort}/upload; rm body.txt`);
@@ -264,6 +265,6 @@ describe.runIf(detection.available)('egress proxy for sandboxed commands', () =>
       const last = sent.tls.at(-1);
       expect(last?.body.length).toBe(65533 + SECRET.length);
       expect(last?.body.endsWith(SECRET)).toBe(true);
-    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa, upstreamCa: upstreamCa.certPem });
+    }, { interceptor: broker, placeholders: broker.placeholders, writeCa: broker.writeCa });
   });
 });

@@ -90,3 +90,30 @@ describe('near miss: another host', () => {
     expect(result.structuredContent).toMatchObject({ headers: { 'content-encoding': 'gzip' } });
   });
 });
+
+// The one reference syntax: `${credential.NAME}` names a session credential in web_fetch's headers as in an MCP
+// server's, under the same host rule; what comes back holds the session's placeholder.
+describe('${credential.NAME} in web_fetch headers', () => {
+  it.each([
+    ['the credential host, as written', 'creds.test', `Bearer ${SECRET}`],
+    ['the credential host in another case with a trailing dot', 'CREDS.Test.', `Bearer ${SECRET}`],
+    ['another host: the placeholder, never the value', 'other.test', `Bearer ${placeholder}`],
+  ])('%s', async (_name, host, sent) => {
+    seen = [];
+    const result = await webFetch(
+      { url: `http://${host}:${port}/plain`, headers: { authorization: 'Bearer ${credential.TOKEN}' } },
+      { net: [`creds.test:${port}`, `other.test:${port}`], timeoutMs: 5_000, maxBytes: 100_000, lookup, substitute: broker.substituteFetch },
+    );
+    expect(seen[0]?.authorization).toBe(sent);
+    expectNoPiece(JSON.stringify(result));
+  });
+
+  it('a name the session does not have is sent as written', async () => {
+    seen = [];
+    await webFetch(
+      { url: `http://creds.test:${port}/plain`, headers: { authorization: 'Bearer ${credential.NOPE}' } },
+      { net: [`creds.test:${port}`], timeoutMs: 5_000, maxBytes: 100_000, lookup, substitute: broker.substituteFetch },
+    );
+    expect(seen[0]?.authorization).toBe('Bearer ${credential.NOPE}');
+  });
+});

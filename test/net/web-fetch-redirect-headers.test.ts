@@ -109,4 +109,9 @@ describe('headersAfterRedirect', () => {
   ])('%s', (_name, from, to, expected) => {
     expect(headersAfterRedirect(caller, new URL(from), new URL(to), 'none')).toEqual(expected);
   });
+
+  // A safelisted header naming a session credential is a credential header all the same.
+  it.each(['${credential.GH}', 'Bearer ${credential.GH} x', '${credential.not-a-name}'])('drops a safelisted header holding %s across origins', (value) => {
+    expect(headersAfterRedirect({ accept: '*/*', 'user-agent': value }, new URL('https://h.test/a'), new URL('https://other.test/b'), 'none')).toEqual({ accept: '*/*' });
+  });
 });

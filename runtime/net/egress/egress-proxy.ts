@@ -25,6 +25,8 @@ export interface EgressInterceptor {
   responseMask(host: string, port: number): CredentialMask | undefined;
   /** The server-side TLS context for `host`: a leaf certificate signed by the session CA. */
   secureContext(host: string): SecureContext;
+  /** What TLS to an intercepted host is verified against (`upstreamCa`); undefined: Node's default trust. */
+  readonly upstreamTrust: SecureContext | undefined;
   /** The request target (`/path?query`) with placeholders of credentials that opted in to queries replaced, for host:port. */
   substituteTarget(target: string, host: string, port: number): string;
   /** A streaming replacement for the body of a request to host:port (credentials that opted in to bodies), if any. */
@@ -46,8 +48,6 @@ export interface EgressProxyOptions {
   readonly interceptor?: EgressInterceptor;
   /** @default the system resolver */
   readonly lookup?: HostLookup;
-  /** CAs that upstream TLS of intercepted hosts is verified against. @default Node's roots */
-  readonly upstreamCa?: string | readonly string[];
   /**
    * Client connections open at once, and connections out open at once (`limits.egressMaxConnections`); one more is
    * refused with EGRESS_LIMIT. @default 64

@@ -48,7 +48,6 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
   let bytesOut = 0;
   let bytesIn = 0;
   const name = bareHost(host);
-  const upstreamCa = session.options.upstreamCa;
   const upstream = (scheme === 'https' ? https : http).request({
     host: target.address,
     port,
@@ -58,7 +57,7 @@ export function forwardRequest(session: ProxySession, attempt: Attempt, target: 
     setHost: false,
     createConnection:
       scheme === 'https'
-        ? () => tls.connect({ socket: connection, host: name, ...(isIP(name) === 0 ? { servername: name } : {}), ...(upstreamCa === undefined ? {} : { ca: upstreamCa as string | string[] }) })
+        ? () => tls.connect({ socket: connection, host: name, ...(isIP(name) === 0 ? { servername: name } : {}), ...(interceptor?.upstreamTrust === undefined ? {} : { secureContext: interceptor.upstreamTrust }) })
         : () => connection,
   });
   let finished = false;

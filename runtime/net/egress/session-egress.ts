@@ -27,7 +27,6 @@ export interface SessionEgressOptions {
   /** Writes the CA files into the private directory and returns their paths (credentials only). */
   readonly writeCa?: (dir: string) => { caBundle: string; caCert: string };
   readonly lookup?: HostLookup;
-  readonly upstreamCa?: string | readonly string[];
   /** Connections open at once (`limits.egressMaxConnections`). @default 64 */
   readonly maxConnections?: number;
   /** Bytes moved in all (`limits.egressMaxBytes`), 0 unlimited. @default 0 */

@@ -1,5 +1,5 @@
-// Replacing credential values by their placeholders in what comes back from a credential's hosts, in the forms a
-// server is likely to echo them in: as written, percent-encoded (any case, any subset of characters, `+` for a
+// Replacing credential values by their placeholders in what comes back from a credential's hosts (through the egress
+// proxy, web_fetch, or an MCP server), in the forms a server is likely to echo them in: as written, percent-encoded (any case, any subset of characters, `+` for a
 // space), JSON- and HTML-escaped, and base64 (standard and URL-safe, at each of the three byte alignments, so a value
 // inside a longer encoded text such as a Basic authorization or a JSON document is found too) of the value as written,
 // JSON-escaped or percent-encoded.
@@ -26,10 +26,18 @@ export interface CredentialMask {
   latin1(input: string): string;
   /** Decoded text (JS string) with every occurrence replaced. */
   text(input: string): string;
+  /**
+   * A JSON-like value (a tool result, an MCP message) with every string, object key and number's digits masked as
+   * text, at any depth; what holds no value comes back as it was (the same object when there is nothing to mask).
+   */
+  value<T>(input: T): T;
 }
 
-/** Base64 forms are looked for when their stable part is at least this long (shorter ones occur by chance). */
-export const MIN_BASE64_FORM = 8;
+/**
+ * Base64 forms are looked for when their stable part is at least this long (a value of 5 bytes or more); shorter ones
+ * would occur by chance.
+ */
+export const MIN_BASE64_FORM = 6;
 
 interface Form {
   readonly pattern: string;
@@ -47,12 +55,32 @@ export function createCredentialMask(secrets: readonly MaskedSecret[]): Credenti
   const bytesMatcher = buildMatcher(usable, 'bytes');
   const textMatcher = buildMatcher(usable, 'text');
   const bytesMask = (input: string): string => (bytesMatcher === undefined ? input : replaceAll(input, bytesMatcher));
+  const textMask = (input: string): string => (textMatcher === undefined ? input : replaceAll(input, textMatcher));
   return {
     stream: () => (bytesMatcher === undefined ? passThrough() : streamMask(bytesMatcher)),
     bytes: (input) => Buffer.from(bytesMask(Buffer.from(input).toString('latin1')), 'latin1'),
     latin1: bytesMask,
-    text: (input) => (textMatcher === undefined ? input : replaceAll(input, textMatcher)),
+    text: textMask,
+    value: <T>(input: T): T => (textMatcher === undefined ? input : (maskValue(input, textMask) as T)),
   };
+}
+
+function maskValue(item: unknown, mask: (text: string) => string): unknown {
+  if (typeof item === 'string') return mask(item);
+  if (typeof item === 'number' || typeof item === 'bigint') {
+    const digits = String(item);
+    const masked = mask(digits);
+    return masked === digits ? item : masked;
+  }
+  if (Array.isArray(item)) return item.map((inner) => maskValue(inner, mask));
+  if (!isPlainObject(item)) return item;
+  return Object.fromEntries(Object.entries(item).map(([key, inner]) => [mask(key), maskValue(inner, mask)]));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 interface Matcher {
