@@ -21,16 +21,24 @@ export interface InMemoryHost {
   readonly ends: WorkerEnd[];
 }
 
+/** A tool host link whose host runs in this thread: what a worker link is, over in-memory pairs. */
+export interface InMemoryLink {
+  readonly link: ToolHostLink;
+  readonly hostBroker: Transport;
+  readonly hostChannel: Transport;
+  crash(detail: string): void;
+  readonly events: string[];
+}
+
 /**
- * Binds `session` to a tool host in this thread. With `bound: false` nothing answers on the host side (a host that
- * never finishes starting), so calls stay pending until the connection ends.
+ * A link to a tool host in this thread (the real tool host, its control plane, its broker client). With `bound: false`
+ * nothing answers on the host side (a host that never finishes starting).
  */
-export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, options: { bound?: boolean } = {}): InMemoryHost {
+export function inMemoryLink(options: { bound?: boolean } = {}): InMemoryLink {
   const brokerPair = createLinkedPair();
   const hostPair = createLinkedPair();
   const controlPair = createLinkedPair();
   const events: string[] = [];
-  const ends: WorkerEnd[] = [];
   let exited: ((detail: string) => void) | undefined;
   const link: ToolHostLink = {
     kind: 'in-memory host',
@@ -50,6 +58,16 @@ export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, op
     output: [],
   };
   if (options.bound !== false) serveToolHostControl(transportEndpoint(controlPair.b), (info) => bindToolHost(info, { broker: brokerPair.b, host: hostPair.b }, import('../../workers/tool-host.js')));
+  return { link, hostBroker: brokerPair.b, hostChannel: hostPair.b, crash: (detail) => exited?.(detail), events };
+}
+
+/**
+ * Binds `session` to a tool host in this thread. With `bound: false` nothing answers on the host side (a host that
+ * never finishes starting), so calls stay pending until the connection ends.
+ */
+export function inMemoryHost(broker: BrokerServer, session: BoundSessionInfo, options: { bound?: boolean } = {}): InMemoryHost {
+  const { link, hostBroker, hostChannel, crash, events } = inMemoryLink(options);
+  const ends: WorkerEnd[] = [];
   const connection = new ToolHostConnection(link, broker, session, (end) => ends.push(end));
-  return { connection, hostBroker: brokerPair.b, hostChannel: hostPair.b, crash: (detail) => exited?.(detail), events, ends };
+  return { connection, hostBroker, hostChannel, crash, events, ends };
 }
