@@ -1,5 +1,6 @@
 import type { PlainError } from './errors.js';
 import type { ToolResult } from './tool-result.js';
+import type { BrokerRequestType } from './protocol/broker.js';
 
 /** Every broker answer: plain data, so errors keep their code across the thread boundary. */
 export type BrokerReply<T> = { ok: true; value: T } | { ok: false; error: PlainError };
@@ -50,6 +51,12 @@ export interface BrokerApi {
   ctxMcp(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
   log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void>;
 }
+
+// The broker's methods are exactly its request types (src/protocol/broker.ts): a method added to one and not the other
+// fails to compile here.
+type SameKeys<A, B> = [Exclude<A, B> | Exclude<B, A>] extends [never] ? true : never;
+const brokerMethodsAreRequestTypes: SameKeys<keyof BrokerApi, BrokerRequestType> = true;
+void brokerMethodsAreRequestTypes;
 
 /** grep's arguments as the broker takes them. */
 export interface GrepArgs {

@@ -1,6 +1,6 @@
 import { fromPlainError } from '../src/errors.js';
-import type { BrokerApi, BrokeredFile, BrokerReply, ChangeStep, CtxFsOp, GrepArgs, Prefetched } from '../src/protocol.js';
-import { BROKER_PROTOCOL_VERSION, isBrokerResponse, type BrokerRequest } from '../src/protocol/broker.js';
+import type { BrokerApi, BrokeredFile, BrokerReply, Prefetched } from '../src/protocol.js';
+import { BROKER_PROTOCOL_VERSION, BROKER_REQUEST_TYPES, brokerRequestBody, isBrokerResponse, type BrokerRequest } from '../src/protocol/broker.js';
 import type { Transport } from '../src/protocol/transport.js';
 
 /** Unwraps a broker reply, rethrowing its error with the code intact. */
@@ -25,7 +25,7 @@ export type BrokerForCall = (callId: string, prefetched?: Prefetched) => BrokerA
  */
 export function createBrokerClient(transport: Transport<BrokerRequest>): BrokerForCall {
   const requests = new BrokerRequests(transport);
-  return (callId, prefetched) => new CallBroker(requests, callId, prefetched?.readFileStrict);
+  return (callId, prefetched) => new CallBroker(requests, callId, prefetched?.readFileStrict) as unknown as BrokerApi;
 }
 
 /** The requests of every call of one tool host in flight, by `seq`. */
@@ -54,60 +54,35 @@ class BrokerRequests {
   }
 }
 
-/** One call's view of the broker: every request carries the call's id (a class: nothing is made per call but it). */
-class CallBroker implements BrokerApi {
-  readonly #requests: BrokerRequests;
-  readonly #callId: string;
-  /** The read the main thread answered with the call, until the tool asks for it. */
-  #prefetched: { path: string; reply: BrokerReply<BrokeredFile> } | undefined;
+/**
+ * One call's view of the broker: every method is a request carrying the call's id, made from the protocol's one list
+ * of operations (BROKER_METHOD_PARAMS) on the class's prototype, so a call costs one small object. The read the main
+ * thread answered with the call is answered from that answer, once; a log's data goes as plain data.
+ */
+class CallBroker {
+  readonly requests: BrokerRequests;
+  readonly callId: string;
+  prefetched: { path: string; reply: BrokerReply<BrokeredFile> } | undefined;
 
   constructor(requests: BrokerRequests, callId: string, prefetched: { path: string; reply: BrokerReply<BrokeredFile> } | undefined) {
-    this.#requests = requests;
-    this.#callId = callId;
-    this.#prefetched = prefetched;
+    this.requests = requests;
+    this.callId = callId;
+    this.prefetched = prefetched;
   }
+}
 
-  readFile(path: string): ReturnType<BrokerApi['readFile']> {
-    return this.#requests.ask(this.#callId, { type: 'readFile', path });
-  }
-  readFileStrict(path: string): ReturnType<BrokerApi['readFileStrict']> {
-    const prefetched = this.#prefetched;
-    if (prefetched !== undefined && prefetched.path === path) {
-      this.#prefetched = undefined;
-      return Promise.resolve(prefetched.reply);
-    }
-    return this.#requests.ask(this.#callId, { type: 'readFileStrict', path });
-  }
-  writeFile(path: string, content: string): ReturnType<BrokerApi['writeFile']> {
-    return this.#requests.ask(this.#callId, { type: 'writeFile', path, content });
-  }
-  listDir(path: string | undefined): ReturnType<BrokerApi['listDir']> {
-    return this.#requests.ask(this.#callId, path === undefined ? { type: 'listDir' } : { type: 'listDir', path });
-  }
-  glob(pattern: string, path: string | undefined): ReturnType<BrokerApi['glob']> {
-    return this.#requests.ask(this.#callId, path === undefined ? { type: 'glob', pattern } : { type: 'glob', pattern, path });
-  }
-  grep(request: GrepArgs): ReturnType<BrokerApi['grep']> {
-    return this.#requests.ask(this.#callId, { type: 'grep', request });
-  }
-  applyChanges(steps: ChangeStep[]): ReturnType<BrokerApi['applyChanges']> {
-    return this.#requests.ask(this.#callId, { type: 'applyChanges', steps });
-  }
-  ctxFs(op: CtxFsOp, args: Record<string, unknown>): ReturnType<BrokerApi['ctxFs']> {
-    return this.#requests.ask(this.#callId, { type: 'ctxFs', op, args });
-  }
-  ctxExec(args: Record<string, unknown>): ReturnType<BrokerApi['ctxExec']> {
-    return this.#requests.ask(this.#callId, { type: 'ctxExec', args });
-  }
-  ctxFetch(args: Record<string, unknown>): ReturnType<BrokerApi['ctxFetch']> {
-    return this.#requests.ask(this.#callId, { type: 'ctxFetch', args });
-  }
-  ctxMcp(tool: string, args: Record<string, unknown>): ReturnType<BrokerApi['ctxMcp']> {
-    return this.#requests.ask(this.#callId, { type: 'ctxMcp', tool, args });
-  }
-  log(level: 'info' | 'warn' | 'error', message: string, data?: unknown): Promise<void> {
-    return this.#requests.ask(this.#callId, data === undefined ? { type: 'log', level, message } : { type: 'log', level, message, data: plainLogData(data) });
-  }
+for (const type of BROKER_REQUEST_TYPES) {
+  Object.defineProperty(CallBroker.prototype, type, {
+    value(this: CallBroker, ...args: unknown[]): Promise<unknown> {
+      const prefetched = this.prefetched;
+      if (type === 'readFileStrict' && prefetched !== undefined && prefetched.path === args[0]) {
+        this.prefetched = undefined;
+        return Promise.resolve(prefetched.reply);
+      }
+      if (type === 'log' && args[2] !== undefined) args[2] = plainLogData(args[2]);
+      return this.requests.ask(this.callId, brokerRequestBody(type, args) as Body<BrokerRequest>);
+    },
+  });
 }
 
 /** A log value as plain data (the protocol carries nothing else): its JSON form, or its string when it has none. */

@@ -1,7 +1,7 @@
 import { toPlainError } from '../../src/errors.js';
 import type { BrokerApi } from '../../src/protocol.js';
 import type { BrokerFor } from './broker.js';
-import { BROKER_PROTOCOL_VERSION, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
+import { BROKER_PROTOCOL_VERSION, brokerRequestArgs, parseBrokerRequest, TOOL_RESULT_REQUESTS, type BrokerRequest, type BrokerResponse } from '../../src/protocol/broker.js';
 import { errorResult } from '../../src/tool-result.js';
 import { guardRefusalOf } from '../../src/audit/index.js';
 import { timeLeftMs } from '../calls/call-context.js';
@@ -112,31 +112,8 @@ function guardRuleOf(reply: unknown): string | undefined {
   return guardRefusalOf((reply as { error: { code: string } }).error.code)?.guardRule;
 }
 
+/** Calls the broker method a checked request names, with its fields as the method's arguments. */
 function dispatch(broker: BrokerApi, request: BrokerRequest): Promise<unknown> {
-  switch (request.type) {
-    case 'readFile':
-      return broker.readFile(request.path);
-    case 'readFileStrict':
-      return broker.readFileStrict(request.path);
-    case 'writeFile':
-      return broker.writeFile(request.path, request.content);
-    case 'listDir':
-      return broker.listDir(request.path);
-    case 'glob':
-      return broker.glob(request.pattern, request.path);
-    case 'grep':
-      return broker.grep(request.request);
-    case 'applyChanges':
-      return broker.applyChanges(request.steps);
-    case 'ctxFs':
-      return broker.ctxFs(request.op, request.args);
-    case 'ctxExec':
-      return broker.ctxExec(request.args);
-    case 'ctxFetch':
-      return broker.ctxFetch(request.args);
-    case 'ctxMcp':
-      return broker.ctxMcp(request.tool, request.args);
-    case 'log':
-      return broker.log(request.level, request.message, request.data);
-  }
+  const method = broker[request.type] as (...args: unknown[]) => Promise<unknown>;
+  return method.apply(broker, brokerRequestArgs(request));
 }

@@ -10,7 +10,7 @@ import type { ZygoteSlots } from './zygote-slots.js';
 export interface SessionZygoteOptions {
   readonly support: SandboxZygoteSupport;
   /** Starts a zygote from its argv. @default SandboxZygote.start */
-  readonly start?: (argv: readonly string[]) => Promise<SandboxZygote>;
+  readonly start?: (argv: readonly string[], options: { requireSealed?: boolean }) => Promise<SandboxZygote>;
   /** Counts `paths` as mounted by one more running sandbox (see BashService's stub bookkeeping). */
   hold(paths: readonly string[]): void;
   /** The reverse of hold once the zygote is gone; removes the stubs nothing else mounts. */
@@ -159,7 +159,8 @@ export class SessionZygote {
     const stubs = scope.stubsInWorkspace ?? [];
     // The bound paths' inodes are taken before the start; the stubs exist (as bwrap's mount points) only after it.
     const mounts = mountsOf(scope.blockedInWorkspace);
-    const started = start(support.argv(scope, zygoteProgram())).then(
+    const requireSealed = this.#options.slots?.settings.allowZygoteMemoryWrites !== true;
+    const started = start(support.argv(scope, zygoteProgram()), { requireSealed }).then(
       (zygote): Started => {
         const released = zygote.ended.then(() => {
           this.#options.slots?.give();

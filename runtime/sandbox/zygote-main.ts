@@ -162,4 +162,4 @@ if (unsealed !== undefined) process.stderr.write(`toolwarden sandbox zygote: not
 const sweeper = await createSysvIpcSweeper();
 if (typeof sweeper === 'string') process.stderr.write(`toolwarden sandbox zygote: ${sweeper}\n`);
 else sweepSysvIpc = sweeper;
-send({ type: 'ready' });
+send(unsealed === undefined ? { type: 'ready' } : { type: 'ready', unsealed });

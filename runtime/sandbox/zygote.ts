@@ -50,6 +50,8 @@ export class SandboxZygote implements GroupLauncher {
   #baseline = new Map<number, string | undefined>();
   #nextId = 0;
   #ready: (() => void) | undefined;
+  /** Whether a zygote that says it is not sealed is refused (unless the runtime allows zygote memory writes). */
+  #requireSealed = true;
   #failure: string | undefined;
   #gone: Promise<void> | undefined;
   #stderr = '';
@@ -77,7 +79,7 @@ export class SandboxZygote implements GroupLauncher {
    * Starts a zygote from `argv` (the seccomp hop, bwrap and its layout, Node and the zygote entry) through the host's
    * process launcher and resolves once it said ready. Throws when there is no launcher or it does not start.
    */
-  static async start(argv: readonly string[]): Promise<SandboxZygote> {
+  static async start(argv: readonly string[], options: { requireSealed?: boolean } = {}): Promise<SandboxZygote> {
     const launcher = await acquireLauncher();
     if (launcher === undefined) throw new Error('the host process launcher is unavailable');
     const [file = '', ...args] = argv;
@@ -88,6 +90,7 @@ export class SandboxZygote implements GroupLauncher {
     const group = await launchGroup(launcher, { file, args, cwd: '/', env, stdin: 'pipe', stopThroughDescendants: false, handOverStdio: true });
     if (group.pid === undefined) throw new Error(`could not start ${file}: ${(await group.done).spawnError ?? 'no pid'}`);
     const zygote = new SandboxZygote(group, group.pid);
+    zygote.#requireSealed = options.requireSealed !== false;
     await zygote.#whenReady();
     return zygote;
   }
@@ -211,6 +214,12 @@ export class SandboxZygote implements GroupLauncher {
 
   #handle(event: LauncherEvent): void {
     if (event.type === 'ready') {
+      // The self-test proved one zygote seals itself; each proves it again, and one that could not is not used: a
+      // command could otherwise open its memory and spawn past its limits.
+      if (event.unsealed !== undefined && this.#requireSealed) {
+        void this.#kill(`the sandbox zygote could not make itself non-dumpable: ${event.unsealed}`);
+        return;
+      }
       const ready = this.#ready;
       this.#ready = undefined;
       ready?.();

@@ -66,6 +66,32 @@ const SHAPES: Readonly<Record<BrokerRequestType, Shape>> = {
   log: { level: req('level'), message: req('string'), data: opt('any') },
 };
 
+/**
+ * Each broker method's parameters in order: the fields of its request, as SHAPES lists them. The one list of the
+ * broker's operations the worker's client and the main thread's server are both made from, so neither can miss one.
+ */
+export const BROKER_METHOD_PARAMS: Readonly<Record<BrokerRequestType, readonly string[]>> = Object.fromEntries(
+  Object.entries(SHAPES).map(([type, shape]) => [type, Object.keys(shape)]),
+) as unknown as Record<BrokerRequestType, readonly string[]>;
+
+/** The request types, in SHAPES' order. */
+export const BROKER_REQUEST_TYPES = Object.keys(SHAPES) as readonly BrokerRequestType[];
+
+/** A method call's request body: its type, and its arguments under their fields (an undefined one left out). */
+export function brokerRequestBody(type: BrokerRequestType, args: readonly unknown[]): Record<string, unknown> {
+  const body: Record<string, unknown> = { type };
+  BROKER_METHOD_PARAMS[type].forEach((field, i) => {
+    if (args[i] !== undefined) body[field] = args[i];
+  });
+  return body;
+}
+
+/** A checked request's arguments, in its method's order. */
+export function brokerRequestArgs(request: BrokerRequest): unknown[] {
+  const fields = request as unknown as Record<string, unknown>;
+  return BROKER_METHOD_PARAMS[request.type].map((field) => fields[field]);
+}
+
 /** Request types whose reply is a ToolResult; the others reply with a BrokerReply (log with nothing). */
 export const TOOL_RESULT_REQUESTS: ReadonlySet<BrokerRequestType> = new Set(['ctxExec', 'ctxFetch', 'ctxMcp']);
 

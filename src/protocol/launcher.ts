@@ -28,7 +28,8 @@ export type LauncherRequest =
 
 /** Launcher → runtime. */
 export type LauncherEvent =
-  | { type: 'ready' }
+  /** Started; a zygote that could not make itself non-dumpable says why in `unsealed`. */
+  | { type: 'ready'; unsealed?: string }
   | { type: 'spawned'; id: number; pid: number }
   /** Sent with the group's `stream` as the IPC message's handle (handOverStdio), before its `spawned`. */
   | { type: 'stdio-handle'; id: number; stream: 'stdin' | 'stdout' }
@@ -65,7 +66,7 @@ export function isLauncherRequest(value: unknown): value is LauncherRequest {
 /** Whether `value` is a well-formed {@link LauncherEvent}; the runtime drops anything else. */
 export function isLauncherEvent(value: unknown): value is LauncherEvent {
   if (!isRecord(value)) return false;
-  if (value['type'] === 'ready') return true;
+  if (value['type'] === 'ready') return value['unsealed'] === undefined || typeof value['unsealed'] === 'string';
   if (!isId(value['id'])) return false;
   switch (value['type']) {
     case 'spawned':

@@ -55,7 +55,7 @@ const alive = (pid: number): boolean => existsSync(`/proc/${pid}`) && !/^\S+ \(.
  * A zygote rewritten by an attacker, as a command with the zygote's memory could make it: `body` runs with `send`,
  * `frame`, and `onRequest` (called with each decoded request), inside the same bwrap layout as the real one.
  */
-function hostile(tree: TempTree, body: string): Promise<SandboxZygote> {
+function hostile(tree: TempTree, body: string, ready: Record<string, unknown> = { type: 'ready' }, options: { requireSealed?: boolean } = {}): Promise<SandboxZygote> {
   const program = zygoteProgram();
   const dist = program.readOnly[0] ?? '';
   const dir = mkdtempSync(join(tmpdir(), 'tw-hostile-'));
@@ -67,11 +67,11 @@ function hostile(tree: TempTree, body: string): Promise<SandboxZygote> {
     'const decoder = new FrameDecoder();',
     'let onRequest = () => {};',
     'process.stdin.on("data", (chunk) => { for (const { header } of decoder.push(chunk)) onRequest(header); });',
-    'send({ type: "ready" });',
+    `send(${JSON.stringify(ready)});`,
     body,
   ].join('\n'));
   const argv = (support as SandboxZygoteSupport).argv(scopeOf(tree), { argv: [process.execPath, file], readOnly: [...program.readOnly, dir] });
-  return SandboxZygote.start(argv).finally(() => rmSync(dir, { recursive: true, force: true }));
+  return SandboxZygote.start(argv, options).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
 describe.skipIf(!detection.available)('a session sandbox zygote', () => {
@@ -203,6 +203,17 @@ describe.skipIf(!detection.available)('a session sandbox zygote', () => {
     expect(zygote.lost).toBeDefined();
     expect(pids.filter(alive)).toEqual([]);
   }, 30_000);
+
+  it('a zygote that could not make itself non-dumpable is not used: its start fails, naming why', async () => {
+    await expect(hostile(a, '', { type: 'ready', unsealed: 'prctl: koffi missing' })).rejects.toThrow(/could not make itself non-dumpable: prctl: koffi missing/);
+  });
+
+  it('near miss: with zygote memory writes allowed, an unsealed zygote serves; a sealed one always does', async () => {
+    const allowed = await hostile(a, '', { type: 'ready', unsealed: 'prctl: koffi missing' }, { requireSealed: false });
+    await allowed.close();
+    const sealed = await hostile(a, '');
+    await sealed.close();
+  });
 
   it('a hostile zygote announcing a 4 GiB frame and streaming it is killed at the length, not after buffering', async () => {
     const zygote = await hostile(a, 'onRequest = () => { process.stdout.write(Buffer.from("ffffffff", "hex")); const zeros = Buffer.alloc(1 << 20); const flood = () => { while (process.stdout.write(zeros)); process.stdout.once("drain", flood); }; flood(); };');
